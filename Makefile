@@ -1,0 +1,49 @@
+# Fault Lines: build, serve and test everything from a fresh machine.
+# `make serve` builds the site and serves it on http://127.0.0.1:8000; `make test` runs every test.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+DEV_STAMP := $(VENV)/.dev-installed
+RAY_VENV := .venv-ray
+RAY_STAMP := $(RAY_VENV)/.ray-installed
+NODE_STAMP := node_modules/.installed
+
+.PHONY: test serve site dev ray-venv node-deps bench clean
+
+## Python dev environment (miniray editable + test tools)
+$(DEV_STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+dev: $(DEV_STAMP)
+
+## Real Ray 2.60 in its own venv, for the conformance suite
+$(RAY_STAMP):
+	$(PY) -m venv $(RAY_VENV)
+	$(RAY_VENV)/bin/pip install -q --upgrade pip
+	$(RAY_VENV)/bin/pip install -q 'ray==2.60.0'
+	touch $@
+ray-venv: $(RAY_STAMP)
+
+## Node packages (Pyodide core files for the parity tests)
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+node-deps: $(NODE_STAMP)
+
+test: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP)
+	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q
+
+bench: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP)
+	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python bench/run_all.py
+
+site: $(DEV_STAMP)
+	mkdir -p site && cp docs/placeholder.html site/index.html
+
+serve: site
+	cd site && $(CURDIR)/$(BIN)/python -m http.server 8000 --bind 127.0.0.1
+
+clean:
+	rm -rf site build dist .pytest_cache

@@ -1,0 +1,98 @@
+"""Nodes, workers and resources: what the scheduler places work on."""
+from __future__ import annotations
+
+from typing import Any
+
+EPS = 1e-9
+
+
+class Worker:
+    """A simulated worker process. It owns the objects it creates and dies with its node."""
+
+    def __init__(self, worker_id: str, node: "Node", pid: int, kind: str):
+        self.worker_id = worker_id
+        self.node = node
+        self.pid = pid
+        self.kind = kind  # "driver" | "task" | "actor"
+        self.alive = True
+        self.body = None  # the BodyRun executing on it, if any
+        self.owned: list[str] = []  # ids of the objects it owns, in creation order
+        self.actor = None
+        self.task = None  # the TaskSpec whose attempt it runs
+
+    def __repr__(self) -> str:
+        return f"<Worker pid={self.pid} {self.kind} on {self.node.name}>"
+
+
+class Node:
+    def __init__(self, index: int, node_id: str, resources: dict[str, float], labels: dict[str, str],
+                 object_store_memory: int, is_head: bool):
+        self.index = index
+        self.name = f"node:{index}"
+        self.node_id = node_id
+        self.total = dict(resources)
+        self.available = dict(resources)
+        self.labels = dict(labels)
+        self.labels.setdefault("ray.io/node-id", node_id)
+        self.object_store_memory = object_store_memory
+        self.is_head = is_head
+        self.alive = True
+        self.frozen_until = 0.0  # a paused or hung node runs nothing before this virtual time
+        self.workers: list[Worker] = []
+        self.idle: list[Worker] = []  # task workers kept warm for reuse, as Ray's worker pool does
+        self.store: dict[str, int] = {}  # object id -> bytes held in this node's object store
+        self.address = "127.0.0.1"
+
+    def __repr__(self) -> str:
+        return f"<Node {self.name} {self.node_id[:8]} {'alive' if self.alive else 'dead'}>"
+
+    def fits(self, req: dict[str, float]) -> bool:
+        avail = self.available
+        return all(avail.get(k, 0.0) + EPS >= v for k, v in req.items() if v > 0)
+
+    def feasible(self, req: dict[str, float]) -> bool:
+        total = self.total
+        return all(total.get(k, 0.0) + EPS >= v for k, v in req.items() if v > 0)
+
+    def acquire(self, req: dict[str, float]) -> None:
+        for k, v in req.items():
+            self.available[k] = self.available.get(k, 0.0) - v
+
+    def release(self, req: dict[str, float]) -> None:
+        for k, v in req.items():
+            self.available[k] = min(self.total.get(k, 0.0), self.available.get(k, 0.0) + v)
+
+    def utilization(self) -> float:
+        cpu = self.total.get("CPU", 0.0)
+        return 1.0 if cpu <= 0 else 1.0 - self.available.get("CPU", 0.0) / cpu
+
+    def info(self) -> dict[str, Any]:
+        """One entry of `ray.nodes()`, with the keys Ray's has that a learner is likely to read."""
+        return {
+            "NodeID": self.node_id,
+            "Alive": self.alive,
+            "NodeManagerAddress": self.address,
+            "NodeName": self.address,
+            "Resources": dict(self.total) if self.alive else {},
+            "Labels": dict(self.labels),
+            "ObjectStoreMemory": self.object_store_memory,
+            "IsHead": self.is_head,
+            "alive": self.alive,
+        }
+
+
+def label_matches(labels: dict[str, str], selector: dict[str, str] | None) -> bool:
+    """Ray's label selector syntax: "v", "!v", "in(a,b)", "!in(a,b)"."""
+    if not selector:
+        return True
+    for key, want in selector.items():
+        have = labels.get(key)
+        negate = want.startswith("!")
+        body = want[1:] if negate else want
+        if body.startswith("in(") and body.endswith(")"):
+            ok = have in [v.strip() for v in body[3:-1].split(",")]
+        else:
+            ok = have == body
+        if ok == negate:
+            return False
+    return True

@@ -1,0 +1,190 @@
+"""Running a task or actor-method body on a simulated worker, without threads.
+
+Pyodide has no threads, so a body cannot be parked mid-call. Instead a body that blocks (a
+`time.sleep` that other events overlap, a `get` on an object not ready yet) is unwound and later
+run again from the start, with every interaction it already made (sleeps, gets, puts, submits,
+service calls) answered from its journal, until it gets past the point where it stopped. This is
+deterministic replay, the same idea durable-execution engines use. A sleep that nothing overlaps
+just moves the clock, so a lone task never replays.
+
+Replaying is only correct for bodies whose effects go through miniray; an actor's own state is
+restored from a snapshot taken when the method started. Each journal position is also a fault
+choice point: a crash can be injected just before interaction k of a named attempt.
+"""
+from __future__ import annotations
+
+import copy
+import io
+import sys
+import traceback
+from typing import Any, Callable
+
+
+class Suspended(BaseException):
+    """The body blocked: unwind it now, run it again once what it waits for is ready."""
+
+
+class WorkerExit(BaseException):
+    """os._exit() or an injected crash inside a body: the worker process dies here."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BodyRun:
+    def __init__(self, rt, worker, key: str, label: str, fn: Callable, args: tuple, kwargs: dict,
+                 on_return: Callable[[Any], None], on_raise: Callable[[BaseException, str], None],
+                 instance: Any = None):
+        self.rt = rt
+        self.worker = worker
+        self.key = key  # stable name of this attempt, e.g. "f#1/2": the fault schedule's target
+        self.label = label  # for worker stdout prefixes, like Ray's "(f pid=...)"
+        self.fn = fn
+        self.args = args
+        self.kwargs = kwargs
+        self.on_return = on_return
+        self.on_raise = on_raise
+        self.instance = instance
+        self.snapshot = None
+        self.journal: list[tuple[bool, Any]] = []
+        self.cursor = 0
+        self.emitted = 0
+        self.live = True
+        self.waiting: str = ""  # what it is blocked on, for the stall diagnosis
+        self.timers: list = []
+        self.crash_step = rt.faults.crash_step(key)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.instance is not None:
+            try:
+                self.snapshot = copy.deepcopy(self.instance.__dict__)
+            except Exception:
+                self.snapshot = None
+        self.worker.body = self
+        self._run()
+
+    def stop(self) -> None:
+        """The worker died: this attempt never continues."""
+        self.live = False
+        for t in self.timers:
+            t.cancel()
+        self.timers = []
+
+    def _run(self) -> None:
+        if not self.live:
+            return
+        node = self.worker.node
+        if node.frozen_until > self.rt.kernel.now:  # a paused node runs nothing until it resumes
+            self.timers.append(self.rt.kernel.at(node.frozen_until, self._run))
+            return
+        if self.cursor and self.instance is not None and self.snapshot is not None:
+            self.instance.__dict__.clear()
+            self.instance.__dict__.update(copy.deepcopy(self.snapshot))
+        self.cursor = 0
+        self.waiting = ""
+        buf = io.StringIO()
+        saved_stdout = sys.stdout
+        self.rt.current.append(self)
+        sys.stdout = buf
+        outcome: tuple[str, Any] | None = None
+        try:
+            result = self.fn(*self.args, **self.kwargs)
+            if self.crash_step is not None and self.crash_step == self.cursor:
+                raise WorkerExit(f"injected crash after step {self.cursor} of {self.key}")
+            outcome = ("return", result)
+        except Suspended:
+            outcome = None
+        except WorkerExit as e:
+            outcome = ("exit", e.reason)
+        except Exception as e:  # the user's exception: becomes RayTaskError(...) for the caller
+            outcome = ("raise", (e, _remote_traceback(e)))
+        finally:
+            sys.stdout = saved_stdout
+            self.rt.current.pop()
+            self._flush(buf.getvalue())
+        if outcome is None:
+            return
+        self.live = False
+        self.worker.body = None
+        self.rt.faults.record_attempt(self.key, self.cursor)
+        kind, value = outcome
+        if kind == "return":
+            self.on_return(value)
+        elif kind == "raise":
+            self.on_raise(*value)
+        else:
+            self.rt.emit("worker.exit", worker=self.worker.pid, node=self.worker.node.name,
+                         attempt=self.key, reason=value)
+            self.rt.kill_worker(self.worker, cause="exit")
+
+    def _flush(self, text: str) -> None:
+        new = text[self.emitted:]
+        self.emitted = len(text)
+        if not new:
+            return
+        prefix = f"({self.label} pid={self.worker.pid}) "
+        lines = new.splitlines(keepends=True)
+        sys.stdout.write("".join(prefix + line for line in lines))
+        if not new.endswith("\n"):
+            sys.stdout.write("\n")
+
+    # -- interactions (each one a journal entry and a fault choice point) ----------------------
+    def interact(self, live: Callable[[], Any]) -> Any:
+        if self.cursor < len(self.journal):
+            ok, value = self.journal[self.cursor]
+            self.cursor += 1
+            if ok:
+                return value
+            raise value
+        if self.crash_step is not None and self.crash_step == self.cursor:
+            raise WorkerExit(f"injected crash before step {self.cursor} of {self.key}")
+        try:
+            value = live()
+        except (Suspended, WorkerExit):
+            raise
+        except Exception as e:
+            self.journal.append((False, e))
+            self.cursor += 1
+            raise
+        self.journal.append((True, value))
+        self.cursor += 1
+        return value
+
+    def block(self, waiting: str) -> None:
+        """Called by a live interaction that must wait: the answer arrives through `resume`."""
+        self.waiting = waiting
+        raise Suspended()
+
+    def resume(self, ok: bool, value: Any) -> None:
+        """What the body waited for is ready: journal the answer and run the body again."""
+        if not self.live:
+            return
+        self.timers = []
+        self.journal.append((ok, value))
+        self.rt.kernel.schedule(0.0, self._run, label="resume")
+
+    def sleep(self, seconds: float) -> None:
+        kernel = self.rt.kernel
+
+        def live() -> None:
+            wake = kernel.now + max(0.0, float(seconds))
+            nxt = kernel.peek()
+            if nxt is None or nxt > wake:  # nothing happens meanwhile: just move the clock
+                kernel.now = wake
+                return None
+            self.timers.append(kernel.at(wake, self.resume, True, None, label="wake"))
+            self.block(f"time.sleep({seconds})")
+
+        self.interact(live)
+
+
+def _remote_traceback(e: BaseException) -> str:
+    """The traceback as the caller should see it: the user's frames, not miniray's."""
+    tb = e.__traceback__
+    # Drop the first frame (BodyRun._run calling the user's function).
+    if tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    lines = traceback.format_exception(type(e), e, tb)
+    return "".join(lines)

@@ -1,0 +1,19 @@
+"""Deterministic ids in Ray's shapes (hex strings of Ray's byte lengths), derived from the seed."""
+from __future__ import annotations
+
+import hashlib
+
+# Byte lengths of Ray's ids, so printed ids look like the ones learners will see in Ray.
+LENGTHS = {"node": 28, "worker": 28, "job": 4, "task": 24, "object": 28, "actor": 16, "pg": 18}
+
+
+class IdMaker:
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.counts: dict[str, int] = {}
+
+    def new(self, kind: str) -> str:
+        n = self.counts.get(kind, 0) + 1
+        self.counts[kind] = n
+        digest = hashlib.blake2b(f"{self.seed}/{kind}/{n}".encode(), digest_size=LENGTHS[kind])
+        return digest.hexdigest()

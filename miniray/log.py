@@ -1,0 +1,57 @@
+"""The event log: what happened, when, in a form that is byte-for-byte stable for one seed."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_fmt(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{_fmt(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+class Record:
+    __slots__ = ("index", "time", "kind", "fields")
+
+    def __init__(self, index: int, time: float, kind: str, fields: dict):
+        self.index = index
+        self.time = time
+        self.kind = kind
+        self.fields = fields
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
+
+    def line(self) -> str:
+        parts = [f"{self.time:12.6f}", self.kind]
+        parts += [f"{k}={_fmt(v)}" for k, v in self.fields.items()]
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"<Record {self.line()}>"
+
+
+class EventLog:
+    def __init__(self) -> None:
+        self.records: list[Record] = []
+        self.listeners: list = []
+
+    def emit(self, time: float, kind: str, **fields: Any) -> Record:
+        rec = Record(len(self.records), time, kind, fields)
+        self.records.append(rec)
+        for listener in self.listeners:
+            listener(rec)
+        return rec
+
+    def of_kind(self, *kinds: str) -> list[Record]:
+        return [r for r in self.records if r.kind in kinds]
+
+    def text(self) -> str:
+        return "\n".join(r.line() for r in self.records) + ("\n" if self.records else "")

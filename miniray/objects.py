@@ -1,0 +1,210 @@
+"""Objects: refs, their owners, where copies live, reference counts, and what `get` finds.
+
+An object is either inlined in its owner's memory (small task returns, as Ray does below
+100 KiB) or held in one node's object store (large returns, and everything from `put`). A copy
+in a dead node's store is gone; an object whose owner died is gone for good (OwnerDiedError);
+a lost object with lineage can be rebuilt by re-running its task (tasks.reconstruct).
+"""
+from __future__ import annotations
+
+import pickle
+import sys
+from typing import Any, Callable
+
+from . import exceptions as exc
+
+INLINE_LIMIT = 100 * 1024  # Ray's max_direct_call_object_size
+
+
+class ObjectRef:
+    """A handle to an object in the cluster. Python's own reference counting drives Ray's."""
+
+    __slots__ = ("_id", "_table", "__weakref__")
+
+    def __init__(self, object_id: str, table: "ObjectTable"):
+        self._id = object_id
+        self._table = table
+        table.incref(object_id)
+
+    def hex(self) -> str:
+        return self._id
+
+    def binary(self) -> bytes:
+        return bytes.fromhex(self._id)
+
+    def task_id(self) -> str:
+        entry = self._table.entries.get(self._id)
+        return entry.task.task_id if entry is not None and entry.task is not None else ""
+
+    def __repr__(self) -> str:
+        return f"ObjectRef({self._id})"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, ObjectRef) and other._id == self._id
+
+    def __hash__(self) -> int:
+        return hash(self._id)
+
+    def __del__(self) -> None:
+        try:
+            self._table.decref(self._id)
+        except Exception:  # interpreter shutdown: the table may already be gone
+            pass
+
+    def __reduce__(self):
+        return (_rebuild_ref, (self._id, self._table))
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __iter__(self):
+        raise TypeError("An ObjectRef is not iterable. Call miniray.get(ref) to fetch the value "
+                        "(for several returns, use @miniray.remote(num_returns=N)).")
+
+
+def _rebuild_ref(object_id: str, table: "ObjectTable") -> ObjectRef:
+    return ObjectRef(object_id, table)
+
+
+class ObjectEntry:
+    __slots__ = ("object_id", "owner", "task", "index", "state", "value", "error", "size",
+                 "inlined", "locations", "waiters", "refs", "freed", "pinned_by")
+
+    def __init__(self, object_id: str, owner, task, index: int):
+        self.object_id = object_id
+        self.owner = owner  # cluster.Worker
+        self.task = task  # the TaskSpec that produces it (its lineage), or None for put
+        self.index = index
+        self.state = "pending"  # "pending" | "ready" | "error"
+        self.value: Any = None
+        self.error: BaseException | None = None
+        self.size = 0
+        self.inlined = False
+        self.locations: list = []  # nodes whose store holds a copy
+        self.waiters: list[Callable[["ObjectEntry"], None]] = []
+        self.refs = 0
+        self.freed = False
+
+
+def copy_value(value: Any) -> tuple[Any, int]:
+    """An isolated copy and its size in bytes: gets see the value as it was when stored."""
+    nbytes = getattr(value, "nbytes", None)
+    try:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # lambdas and local classes: share the value rather than fail like a copy
+        return value, int(nbytes) if isinstance(nbytes, int) else sys.getsizeof(value)
+    return pickle.loads(data), int(nbytes) if isinstance(nbytes, int) else len(data)
+
+
+class ObjectTable:
+    def __init__(self, rt):
+        self.rt = rt
+        self.entries: dict[str, ObjectEntry] = {}
+
+    # -- reference counting -------------------------------------------------------------
+    def incref(self, object_id: str) -> None:
+        entry = self.entries.get(object_id)
+        if entry is not None:
+            entry.refs += 1
+
+    def decref(self, object_id: str) -> None:
+        entry = self.entries.get(object_id)
+        if entry is None:
+            return
+        entry.refs -= 1
+        if entry.refs <= 0:
+            self.free(entry, reason="out_of_scope")
+
+    def free(self, entry: ObjectEntry, reason: str) -> None:
+        if entry.freed:
+            return
+        entry.freed = True
+        for node in entry.locations:
+            node.store.pop(entry.object_id, None)
+        entry.locations = []
+        entry.value = None
+        self.entries.pop(entry.object_id, None)
+        if self.rt.alive:
+            self.rt.emit("object.free", object=entry.object_id[:12], reason=reason)
+
+    # -- creation and completion --------------------------------------------------------
+    def create(self, owner, task=None, index: int = 0) -> ObjectRef:
+        oid = self.rt.ids.new("object")
+        entry = ObjectEntry(oid, owner, task, index)
+        self.entries[oid] = entry
+        owner.owned.append(oid)
+        return ObjectRef(oid, self)
+
+    def store(self, entry: ObjectEntry, value: Any, node, force_plasma: bool = False) -> None:
+        """Make `value` the object's value: inlined at the owner if small, else in `node`'s store."""
+        if entry.freed:
+            return
+        value, size = copy_value(value)
+        entry.value = value
+        entry.size = size
+        entry.error = None
+        entry.state = "ready"
+        if size < INLINE_LIMIT and not force_plasma:
+            entry.inlined = True
+            entry.locations = []
+        else:
+            entry.inlined = False
+            entry.locations = [node]
+            node.store[entry.object_id] = size
+        self._wake(entry)
+
+    def fail(self, entry: ObjectEntry, error: BaseException) -> None:
+        if entry.freed:
+            return
+        entry.state = "error"
+        entry.error = error
+        entry.value = None
+        self._wake(entry)
+
+    def _wake(self, entry: ObjectEntry) -> None:
+        waiters, entry.waiters = entry.waiters, []
+        for cb in waiters:
+            cb(entry)
+
+    # -- availability ---------------------------------------------------------------------
+    def available(self, entry: ObjectEntry) -> bool:
+        if entry.state != "ready" or not entry.owner.alive:
+            return False
+        return entry.inlined or any(n.alive for n in entry.locations)
+
+    def resolve(self, entry: ObjectEntry) -> tuple[str, Any] | None:
+        """("value", v) or ("error", e) if settled now; None if pending (rebuilding if it must).
+
+        A caller that gets None registers in entry.waiters and calls again when woken.
+        """
+        if entry.freed:
+            return ("error", exc.ObjectFreedError(entry.object_id))
+        if not entry.owner.alive:
+            return ("error", exc.OwnerDiedError(entry.object_id, owner_address=entry.owner.worker_id))
+        if entry.state == "error":
+            return ("error", entry.error)
+        if entry.state == "pending":
+            return None
+        if entry.inlined or any(n.alive for n in entry.locations):
+            return ("value", entry.value)
+        # Every copy is gone but the owner lives: lineage reconstruction, if the task allows it.
+        entry.locations = []
+        self.rt.tasks.reconstruct(entry)
+        if entry.state == "error":
+            return ("error", entry.error)
+        return None
+
+    def drop_node(self, node) -> None:
+        """A node died: its store's copies are gone (reconstruction happens when someone asks)."""
+        for oid in list(node.store):
+            entry = self.entries.get(oid)
+            if entry is not None:
+                entry.locations = [n for n in entry.locations if n is not node]
+        node.store.clear()
+
+    def owner_died(self, worker) -> None:
+        """Everything the worker owned is unreachable now; wake whoever waits on it."""
+        for oid in worker.owned:
+            entry = self.entries.get(oid)
+            if entry is not None and entry.waiters:
+                self._wake(entry)

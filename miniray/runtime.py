@@ -1,0 +1,203 @@
+"""The simulated cluster's state in one place, and the loop that drives it from the driver.
+
+The driver (the learner's script) is outside the simulation: it takes no virtual time. Only its
+blocking calls (`get`, `wait`, `miniray.sim.sleep`) run events, and they stop with a clear error
+when an event budget or a time budget is spent, or when nothing left can ever make progress.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from .actors import ActorManager
+from .cluster import Node, Worker
+from .faults import FaultInjector
+from .ids import IdMaker
+from .kernel import Kernel
+from .log import EventLog
+from .objects import ObjectTable
+from .scheduler import Scheduler
+from .tasks import TaskManager
+
+DEFAULT_CONFIG = {
+    "task_retry_delay_s": 1.0,  # Ray 2.60 spaces consecutive attempts about 1 s apart
+    "actor_restart_delay_s": 1.0,
+    "max_events": 2_000_000,
+    "max_virtual_seconds": 10_000_000.0,
+}
+
+
+class SimulationError(RuntimeError):
+    """The simulation cannot go on: a budget is spent or nothing can make progress."""
+
+
+class BudgetExceeded(SimulationError):
+    pass
+
+
+class Stalled(SimulationError):
+    pass
+
+
+class Runtime:
+    def __init__(self, seed: int = 0, system_config: dict | None = None, faults=None):
+        self.seed = seed
+        self.config = dict(DEFAULT_CONFIG)
+        self.system_config = dict(system_config or {})
+        for key in DEFAULT_CONFIG:
+            if key in self.system_config:
+                self.config[key] = self.system_config[key]
+        self.kernel = Kernel()
+        self.ids = IdMaker(seed)
+        self.rng = random.Random(seed)
+        self.log = EventLog()
+        self.alive = True
+        self.nodes: list[Node] = []
+        self.current: list = []  # stack of BodyRuns executing now (empty: the driver)
+        self.ordinals: dict[str, int] = {}
+        self.pids = 10000
+        self._dispatch_timer = None
+        self.objects = ObjectTable(self)
+        self.tasks = TaskManager(self)
+        self.actors = ActorManager(self)
+        self.scheduler = Scheduler(self)
+        self.placement = None  # placement groups plug in here
+        self.faults = FaultInjector(self, faults or [])
+        self.driver: Worker | None = None
+
+    # -- bookkeeping ----------------------------------------------------------------------------
+    def emit(self, kind: str, **fields):
+        return self.log.emit(self.kernel.now, kind, **fields)
+
+    def next_ordinal(self, name: str) -> int:
+        n = self.ordinals.get(name, 0) + 1
+        self.ordinals[name] = n
+        return n
+
+    def node_by_id(self, node_id: str) -> Node | None:
+        for node in self.nodes:
+            if node.node_id == node_id or node.name == node_id:
+                return node
+        return None
+
+    def caller(self) -> Worker:
+        """The worker on whose behalf the current code runs: a body's worker, or the driver."""
+        return self.current[-1].worker if self.current else self.driver
+
+    # -- nodes and workers -----------------------------------------------------------------------
+    def add_node(self, num_cpus: float = 1, resources: dict | None = None, labels: dict | None = None,
+                 object_store_memory: int = 2 * 1024 ** 3, is_head: bool = False, num_gpus: float = 0) -> Node:
+        total = {"CPU": float(num_cpus)}
+        if num_gpus:
+            total["GPU"] = float(num_gpus)
+        total.update({k: float(v) for k, v in (resources or {}).items()})
+        total["memory"] = total.get("memory", 8.0 * 1024 ** 3)
+        total["object_store_memory"] = float(object_store_memory)
+        node = Node(len(self.nodes), self.ids.new("node"), total, labels or {}, object_store_memory, is_head)
+        self.nodes.append(node)
+        self.emit("node.add", node=node.name, id=node.node_id[:12],
+                  resources={k: v for k, v in total.items() if k not in ("memory", "object_store_memory")})
+        if is_head and self.driver is None:
+            self.driver = self.new_worker(node, "driver")
+        self.request_dispatch()
+        return node
+
+    def new_worker(self, node: Node, kind: str) -> Worker:
+        self.pids += 1
+        worker = Worker(self.ids.new("worker"), node, self.pids, kind)
+        node.workers.append(worker)
+        return worker
+
+    def lease_worker(self, node: Node) -> Worker:
+        return node.idle.pop(0) if node.idle else self.new_worker(node, "task")
+
+    def kill_worker(self, worker: Worker, cause: str) -> None:
+        if not worker.alive:
+            return
+        worker.alive = False
+        node = worker.node
+        self.emit("worker.died", worker=worker.pid, node=node.name, cause=cause)
+        if worker.body is not None:
+            worker.body.stop()
+            worker.body = None
+        if worker in node.workers:
+            node.workers.remove(worker)
+        if worker in node.idle:
+            node.idle.remove(worker)
+        if worker.actor is not None:
+            actor, worker.actor = worker.actor, None
+            self.actors.process_died(actor, cause if cause in ("node_died", "killed") else "worker_died")
+        elif worker.task is not None:
+            spec, worker.task = worker.task, None
+            self.tasks.system_failure(spec, "node_died" if cause == "node_died" else "worker_died")
+        self.objects.owner_died(worker)
+
+    def kill_node(self, node: Node, cause: str = "removed") -> None:
+        if not node.alive:
+            return
+        if node.is_head:
+            raise ValueError("The head node runs the driver and cannot be killed in miniray; "
+                             "put the work you want to lose on worker nodes (Cluster.add_node).")
+        node.alive = False
+        self.emit("node.died", node=node.name, id=node.node_id[:12], cause=cause)
+        for worker in list(node.workers):
+            self.kill_worker(worker, "node_died")
+        self.objects.drop_node(node)
+        self.request_dispatch()
+
+    # -- scheduling ------------------------------------------------------------------------------
+    def request_dispatch(self) -> None:
+        """Coalesce placement into one event per instant: many releases, one scheduling pass."""
+        if self._dispatch_timer is None:
+            self._dispatch_timer = self.kernel.schedule(0.0, self._dispatch, label="dispatch")
+
+    def _dispatch(self) -> None:
+        self._dispatch_timer = None
+        self.tasks.dispatch()
+
+    # -- driving the simulation from the driver ----------------------------------------------------
+    def step(self) -> bool:
+        kernel = self.kernel
+        if kernel.steps >= self.config["max_events"]:
+            raise BudgetExceeded(
+                f"event budget exhausted: {kernel.steps} events ran (max_events="
+                f"{self.config['max_events']}) by virtual time {kernel.now:.3f}s. A task that "
+                "retries forever (max_retries=-1) or a loop that keeps submitting work never ends; "
+                "raise the budget with miniray.sim.set_budget(max_events=...) if the run is just long.")
+        nxt = kernel.peek()
+        if nxt is not None and nxt > self.config["max_virtual_seconds"]:
+            raise BudgetExceeded(
+                f"virtual-time budget exhausted: the next event is at {nxt:.3f}s, past "
+                f"max_virtual_seconds={self.config['max_virtual_seconds']}.")
+        return kernel.step()
+
+    def run_until(self, done: Callable[[], bool], timeout: float | None, what: str) -> bool:
+        """Run events until `done()`; False if the timeout (virtual seconds) passes first."""
+        deadline = None if timeout is None else self.kernel.now + max(0.0, timeout)
+        while not done():
+            nxt = self.kernel.peek()
+            if deadline is not None and (nxt is None or nxt > deadline):
+                self.kernel.now = max(self.kernel.now, deadline)
+                return done()
+            if nxt is None:
+                raise Stalled(self.diagnose(what))
+            self.step()
+        return True
+
+    def diagnose(self, what: str) -> str:
+        lines = [f"nothing can make progress: {what} at virtual time {self.kernel.now:.3f}s, "
+                 "and no event is left to run."]
+        for spec in self.tasks.waiting_specs():
+            if self.scheduler.infeasible(spec):
+                lines.append(f"  - {spec.name} needs {spec.resources} but no alive node can ever "
+                             "provide that (add a node or lower the request).")
+            else:
+                lines.append(f"  - {spec.name} waits for {spec.resources} that running work holds.")
+        for actor in self.actors.actors.values():
+            if actor.state == "RESTARTING" or actor.state == "PENDING_CREATION":
+                lines.append(f"  - actor {actor!r} is {actor.state} and cannot be placed.")
+        for node in self.nodes:
+            for worker in node.workers:
+                if worker.body is not None and worker.body.waiting:
+                    lines.append(f"  - {worker.body.key} on {node.name} blocks in {worker.body.waiting}")
+        return "\n".join(lines)

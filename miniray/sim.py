@@ -1,0 +1,170 @@
+"""Simulation-only controls, kept apart from Ray's API: the clock, the seed, faults, the log.
+
+    import miniray as ray
+    from miniray import sim
+    sim.set_seed(7)
+    sim.kill_node(node, at=5.0)       # a fault on the virtual clock
+    run = sim.run(scenario, seed=7, faults=[Fault("crash", "f#1/1", step=0)])
+    run.log_text                      # identical for identical seed, code and faults
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from . import api, context
+from .faults import ChoicePoints, Fault, parse_token, random_schedule
+from .runtime import BudgetExceeded, SimulationError, Stalled
+
+__all__ = ["now", "sleep", "set_seed", "set_budget", "schedule", "inject", "kill_node", "kill_worker",
+           "kill_actor", "pause_node", "hang_node", "lose_object", "crash", "event_log", "log_text",
+           "choice_points", "run", "Run", "Fault", "parse_token", "random_schedule",
+           "SimulationError", "BudgetExceeded", "Stalled"]
+
+
+def _rt():
+    rt = context.current()
+    if rt is None:
+        raise RuntimeError("miniray is not initialized: call miniray.init() (or create a "
+                           "miniray.cluster_utils.Cluster) before using miniray.sim.")
+    return rt
+
+
+def now() -> float:
+    """Virtual seconds since the cluster started."""
+    return _rt().kernel.now
+
+
+def sleep(seconds: float) -> None:
+    """Let `seconds` of virtual time pass in the driver, running whatever happens meanwhile."""
+    rt = _rt()
+    target = rt.kernel.now + max(0.0, float(seconds))
+    rt.run_until(lambda: False, target - rt.kernel.now, "sleep")
+
+
+def set_seed(seed: int) -> None:
+    """The seed of the next init(): ids and random fault schedules derive from it alone."""
+    api._pending["seed"] = int(seed)
+
+
+def set_budget(max_events: int | None = None, max_virtual_seconds: float | None = None) -> None:
+    """Event and virtual-time budgets: a run past them stops with BudgetExceeded."""
+    budget = api._pending["budget"]
+    if max_events is not None:
+        budget["max_events"] = int(max_events)
+    if max_virtual_seconds is not None:
+        budget["max_virtual_seconds"] = float(max_virtual_seconds)
+    rt = context.current()
+    if rt is not None:
+        rt.config.update(budget)
+
+
+def schedule(faults: Iterable[Fault | str]) -> None:
+    """Faults for the next init() (or, if a cluster is up, for this one)."""
+    faults = [parse_token(f) if isinstance(f, str) else f for f in faults]
+    rt = context.current()
+    if rt is None:
+        api._pending["faults"] = faults
+    else:
+        for fault in faults:
+            rt.faults.add(fault)
+
+
+def inject(fault: Fault | str) -> None:
+    schedule([fault])
+
+
+def _node_name(node: Any) -> str:
+    if isinstance(node, dict):
+        return node["NodeID"]
+    return getattr(node, "node_id", node)
+
+
+def kill_node(node: Any, at: float | None = None) -> None:
+    inject(Fault("kill_node", _node_name(node), at=at))
+
+
+def kill_worker(target: Any, at: float | None = None) -> None:
+    """Kill a worker by pid, or the lowest-pid busy task worker of a node."""
+    inject(Fault("kill_worker", str(_node_name(target)), at=at))
+
+
+def kill_actor(handle: Any, at: float | None = None) -> None:
+    """Kill an actor's process (a crash: restarts apply, unlike ray.kill(no_restart=True))."""
+    inject(Fault("kill_actor", getattr(handle, "_actor_id", handle), at=at))
+
+
+def pause_node(node: Any, duration: float, at: float | None = None) -> None:
+    inject(Fault("pause_node", _node_name(node), at=at, duration=duration))
+
+
+def hang_node(node: Any, duration: float = 0.0, at: float | None = None) -> None:
+    """Freeze a node; duration 0 means for good."""
+    inject(Fault("hang_node", _node_name(node), at=at, duration=duration))
+
+
+def lose_object(ref: Any, at: float | None = None) -> None:
+    inject(Fault("lose_object", ref.hex() if hasattr(ref, "hex") else str(ref), at=at))
+
+
+def crash(attempt: str, step: int) -> None:
+    inject(Fault("crash", attempt, step=step))
+
+
+def event_log() -> list:
+    return list(_rt().log.records)
+
+
+def log_text() -> str:
+    return _rt().log.text()
+
+
+def choice_points() -> ChoicePoints:
+    rt = _rt()
+    return ChoicePoints(events=rt.kernel.steps, attempts=list(rt.faults.attempts),
+                        nodes=[n.node_id for n in rt.nodes if not n.is_head])
+
+
+@dataclass
+class Run:
+    """The result of one scenario run: what it returned or raised, and what happened."""
+    seed: int
+    faults: list
+    value: Any = None
+    error: BaseException | None = None
+    log_text: str = ""
+    virtual_time: float = 0.0
+    events: int = 0
+    points: ChoicePoints = field(default_factory=ChoicePoints)
+
+    def token(self) -> str:
+        return f"seed={self.seed} faults=[{', '.join(f.token() for f in self.faults)}]"
+
+
+def run(scenario: Callable[[], Any], *, seed: int = 0, faults: Iterable[Fault | str] = (),
+        max_events: int | None = None) -> Run:
+    """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule."""
+    if context.current() is not None:
+        api.shutdown()
+    faults = [parse_token(f) if isinstance(f, str) else f for f in faults]
+    saved = dict(api._pending)
+    api._pending.update(seed=seed, faults=faults, budget=dict(saved["budget"]))
+    if max_events is not None:
+        api._pending["budget"]["max_events"] = max_events
+    result = Run(seed=seed, faults=faults)
+    try:
+        try:
+            result.value = scenario()
+        except Exception as e:  # the scenario's outcome, recorded rather than raised
+            result.error = e
+        rt = context.current()
+        if rt is not None:
+            result.log_text = rt.log.text()
+            result.virtual_time = rt.kernel.now
+            result.events = rt.kernel.steps
+            result.points = choice_points()
+    finally:
+        api.shutdown()
+        api._pending.clear()
+        api._pending.update(saved)
+    return result

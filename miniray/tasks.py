@@ -1,0 +1,321 @@
+"""Normal tasks: submission, argument resolution, placement, attempts, retries and lineage.
+
+A TaskSpec is the lineage of its return objects: the owner keeps it while a ref to any return is
+alive, and re-runs it when every copy of a return is lost (within its max_retries budget, which
+failures and reconstructions share, as in Ray).
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from . import exceptions as exc
+from .objects import ObjectRef
+
+SYSTEM = "system"
+
+
+class TaskSpec:
+    def __init__(self, rt, name: str, fn, args: tuple, kwargs: dict, opts: dict, owner,
+                 kind: str = "task", actor=None):
+        self.rt = rt
+        self.task_id = rt.ids.new("task")
+        self.name = name
+        self.fn = fn
+        self.args = args
+        self.kwargs = kwargs
+        self.opts = opts
+        self.owner = owner
+        self.kind = kind  # "task" | "actor_task" | "actor_creation"
+        self.actor = actor
+        self.ordinal = rt.next_ordinal(name)
+        self.attempts = 0
+        retries = opts.get("max_task_retries", 0) if kind == "actor_task" else opts.get("max_retries", 3)
+        self.max_retries = retries
+        self.retries_left = retries
+        self.state = "PENDING_ARGS_AVAIL"
+        self.node = None
+        self.worker = None
+        self.returns: list[str] = []
+        self.resources = demand(opts)
+        self.arg_values: tuple | None = None
+        self.kwarg_values: dict | None = None
+        self.seq = 0
+        self.pid = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}#{self.ordinal}/{self.attempts}"
+
+    def deps(self) -> list[ObjectRef]:
+        return [a for a in list(self.args) + list(self.kwargs.values()) if isinstance(a, ObjectRef)]
+
+    def use_retry(self) -> bool:
+        if self.retries_left == 0:
+            return False
+        if self.retries_left > 0:
+            self.retries_left -= 1
+        return True
+
+
+def demand(opts: dict) -> dict[str, float]:
+    req: dict[str, float] = {}
+    cpus = opts.get("num_cpus")
+    req["CPU"] = 1.0 if cpus is None else float(cpus)
+    if opts.get("num_gpus"):
+        req["GPU"] = float(opts["num_gpus"])
+    if opts.get("memory"):
+        req["memory"] = float(opts["memory"])
+    for k, v in (opts.get("resources") or {}).items():
+        req[k] = float(v)
+    return {k: v for k, v in req.items() if v > 0}
+
+
+def should_retry_exception(opts: dict, error: BaseException) -> bool:
+    allowed = opts.get("retry_exceptions", False)
+    if allowed is True:
+        return True
+    if isinstance(allowed, (list, tuple)):
+        return isinstance(error, tuple(allowed))
+    return False
+
+
+class TaskManager:
+    def __init__(self, rt):
+        self.rt = rt
+        self.queue: dict[tuple, deque] = {}  # placement key -> specs waiting for a node, FIFO
+        self.seq = 0
+        self.all: list[TaskSpec] = []
+
+    # -- submission ---------------------------------------------------------------------------
+    def submit(self, spec: TaskSpec, num_returns: int) -> list[ObjectRef]:
+        refs = [self.rt.objects.create(spec.owner, spec, i) for i in range(num_returns)]
+        spec.returns = [r.hex() for r in refs]
+        self.all.append(spec)
+        self.rt.emit("task.submit", task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal,
+                     owner=spec.owner.pid)
+        self.resolve(spec)
+        return refs
+
+    def resolve(self, spec: TaskSpec) -> None:
+        """Wait for every ObjectRef argument; then queue for a node (or fail without running)."""
+        spec.state = "PENDING_ARGS_AVAIL"
+        deps = spec.deps()
+        outcomes: dict[str, tuple] = {}
+        pending = [0]
+
+        def settle() -> None:
+            for ref in deps:
+                kind, value = outcomes[ref.hex()]
+                if kind == "error":
+                    self.fail_returns(spec, arg_error(spec, value))
+                    return
+            values = {ref.hex(): outcomes[ref.hex()][1] for ref in deps}
+            spec.arg_values = tuple(values[a.hex()] if isinstance(a, ObjectRef) else a for a in spec.args)
+            spec.kwarg_values = {k: values[v.hex()] if isinstance(v, ObjectRef) else v
+                                 for k, v in spec.kwargs.items()}
+            self.enqueue(spec)
+
+        def check(ref: ObjectRef) -> None:
+            entry = self.rt.objects.entries.get(ref.hex())
+            if entry is None:
+                outcomes[ref.hex()] = ("error", exc.ObjectFreedError(ref.hex()))
+            else:
+                got = self.rt.objects.resolve(entry)
+                if got is None:
+                    entry.waiters.append(lambda _e, ref=ref: check(ref))
+                    return
+                outcomes[ref.hex()] = got
+            pending[0] -= 1
+            if pending[0] == 0:
+                settle()
+
+        if not deps:
+            spec.arg_values, spec.kwarg_values = spec.args, spec.kwargs
+            self.enqueue(spec)
+            return
+        pending[0] = len(deps)
+        for ref in deps:
+            check(ref)
+
+    # -- placement ----------------------------------------------------------------------------
+    def enqueue(self, spec: TaskSpec) -> None:
+        if spec.kind == "actor_task":
+            self.rt.actors.arg_ready(spec)
+            return
+        spec.state = "PENDING_NODE_ASSIGNMENT"
+        self.seq += 1
+        spec.seq = self.seq
+        self.queue.setdefault(self.rt.scheduler.placement_key(spec), deque()).append(spec)
+        self.rt.request_dispatch()
+
+    def dispatch(self) -> None:
+        """Place queued work in submission order; a shape that can't be placed now waits."""
+        while True:
+            heads = sorted((q[0].seq, key) for key, q in self.queue.items() if q)
+            placed = False
+            for _, key in heads:
+                spec = self.queue[key][0]
+                node = self.rt.scheduler.pick(spec)
+                if node is None:
+                    if self.rt.scheduler.unschedulable(spec):
+                        self.queue[key].popleft()
+                        self.fail_returns(spec, self.rt.scheduler.unschedulable(spec))
+                        placed = True
+                        break
+                    continue
+                self.queue[key].popleft()
+                if spec.kind == "actor_creation":
+                    self.rt.actors.place(spec, node)
+                else:
+                    self.start(spec, node)
+                placed = True
+                break
+            if not placed:
+                return
+
+    def waiting_specs(self) -> list[TaskSpec]:
+        return sorted((s for q in self.queue.values() for s in q), key=lambda s: s.seq)
+
+    # -- attempts -----------------------------------------------------------------------------
+    def start(self, spec: TaskSpec, node) -> None:
+        node.acquire(spec.resources)
+        worker = self.rt.lease_worker(node)
+        spec.node, spec.worker = node, worker
+        worker.task = spec
+        spec.pid = worker.pid
+        spec.attempts += 1
+        spec.state = "RUNNING"
+        self.rt.emit("task.start", task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid)
+        from .execution import BodyRun
+        body = BodyRun(self.rt, worker, spec.key, spec.name, spec.fn, spec.arg_values or (),
+                       spec.kwarg_values or {},
+                       on_return=lambda value: self.finished(spec, value),
+                       on_raise=lambda e, tb: self.raised(spec, e, tb))
+        worker.body = body
+        self.rt.kernel.schedule(0.0, body.start, label="start")
+
+    def _release(self, spec: TaskSpec) -> None:
+        node, worker = spec.node, spec.worker
+        if node is not None:
+            node.release(spec.resources)
+        if worker is not None and worker.alive:
+            worker.body = None
+            worker.task = None
+            node.idle.append(worker)
+        spec.worker = None
+        self.rt.request_dispatch()
+
+    def finished(self, spec: TaskSpec, value: Any) -> None:
+        node = spec.node
+        self._release(spec)
+        self.store_returns(spec, value, node)
+
+    def store_returns(self, spec: TaskSpec, value: Any, node) -> None:
+        n = len(spec.returns)
+        if n == 1:
+            values = [value]
+        else:
+            try:
+                values = list(value)
+            except TypeError:
+                values = []
+            if len(values) != n:
+                err = ValueError(f"Task {spec.name} declared num_returns={n} but returned "
+                                 f"{type(value).__name__} {value!r:.60}")
+                self.fail_returns(spec, wrap(spec, err, f"ValueError: {err}\n"))
+                return
+        spec.state = "FINISHED"
+        self.rt.emit("task.finish", task=spec.name, attempt=spec.key, node=node.name)
+        for oid, v in zip(spec.returns, values):
+            entry = self.rt.objects.entries.get(oid)
+            if entry is not None:
+                self.rt.objects.store(entry, v, node)
+
+    def raised(self, spec: TaskSpec, error: BaseException, tb: str) -> None:
+        self._release(spec)
+        retry = should_retry_exception(spec.opts, error) and spec.use_retry()
+        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__,
+                     retry=retry)
+        if retry:
+            self.retry_later(spec)
+            return
+        self.fail_returns(spec, wrap(spec, error, tb))
+
+    def system_failure(self, spec: TaskSpec, cause: str) -> None:
+        """The worker or node died under the attempt: retry within budget, else fail the returns."""
+        node = spec.node
+        if node is not None and node.alive:
+            node.release(spec.resources)
+        spec.worker = None
+        retry = spec.use_retry()
+        if spec.kind != "task":
+            raise AssertionError("actor work fails through the actor manager")
+        self.rt.emit("task.fail", task=spec.name, attempt=spec.key, cause=cause, retry=retry)
+        if retry:
+            self.retry_later(spec)
+        elif cause == "node_died":
+            self.fail_returns(spec, exc.NodeDiedError(
+                f"Task {spec.name} failed because node {node.node_id} running it died."))
+        else:
+            self.fail_returns(spec, exc.WorkerCrashedError())
+        self.rt.request_dispatch()
+
+    def retry_later(self, spec: TaskSpec) -> None:
+        spec.state = "PENDING_ARGS_AVAIL"
+        self.rt.kernel.schedule(self.rt.config["task_retry_delay_s"], self.resolve, spec, label="retry")
+
+    def fail_returns(self, spec: TaskSpec, error: BaseException) -> None:
+        spec.state = "FAILED"
+        for oid in spec.returns:
+            entry = self.rt.objects.entries.get(oid)
+            if entry is not None:
+                self.rt.objects.fail(entry, error)
+
+    # -- lineage reconstruction ---------------------------------------------------------------
+    def reconstruct(self, entry) -> None:
+        spec = entry.task
+        objects = self.rt.objects
+        if spec is None:
+            objects.fail(entry, exc.ObjectReconstructionFailedError(
+                entry.object_id, "OBJECT_UNRECONSTRUCTABLE_PUT"))
+            return
+        if spec.state not in ("FINISHED", "FAILED"):
+            entry.state = "pending"  # its task is already running again
+            return
+        if spec.kind == "actor_task" and not self.rt.actors.can_reexecute(spec):
+            objects.fail(entry, exc.ObjectReconstructionFailedError(
+                entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"))
+            return
+        if spec.max_retries == 0:
+            objects.fail(entry, exc.ObjectReconstructionFailedError(
+                entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"))
+            return
+        if not spec.use_retry():
+            objects.fail(entry, exc.ObjectReconstructionFailedError(
+                entry.object_id, "OBJECT_UNRECONSTRUCTABLE_MAX_ATTEMPTS_EXCEEDED"))
+            return
+        self.rt.emit("task.reconstruct", task=spec.name, id=spec.task_id[:12], object=entry.object_id[:12])
+        for oid in spec.returns:
+            e = objects.entries.get(oid)
+            if e is not None and not objects.available(e):
+                e.state = "pending"
+        if spec.kind == "actor_task":
+            self.rt.actors.resubmit(spec)
+        else:
+            self.resolve(spec)
+
+
+def wrap(spec: TaskSpec, error: BaseException, tb: str) -> BaseException:
+    actor = spec.actor
+    err = exc.RayTaskError(spec.name, tb, error, pid=spec.pid,
+                           actor_repr=repr(actor) if actor is not None else None,
+                           actor_id=actor.actor_id if actor is not None else None)
+    return err.as_instanceof_cause()
+
+
+def arg_error(spec: TaskSpec, error: BaseException) -> BaseException:
+    """A failed argument fails the task: task errors pass through, lost objects surface inside it."""
+    if isinstance(error, exc.ObjectLostError):
+        return wrap(spec, error, f"{type(error).__name__}: {error}\n")
+    return error
