@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable
 
-_state: dict[str, Any] = {"rt": None, "saved": None}
+_state: dict[str, Any] = {"rt": None, "saved": None, "last": None}
 EPOCH = 1_767_225_600.0  # 2026-01-01T00:00:00Z: virtual time 0 as a wall-clock reading
 
 
@@ -38,6 +38,7 @@ def interact(rt, live: Callable[[], Any]) -> Any:
 
 def activate(rt) -> None:
     _state["rt"] = rt
+    _state["last"] = rt  # what sim.run reports on, even if the scenario shut it down
     if _state["saved"] is None:
         _install()
 
@@ -75,7 +76,10 @@ def _install() -> None:
     def clock(real: Callable[[], float], base: float) -> Callable[[], float]:
         def read() -> float:
             body = _body()
-            return base + _state["rt"].kernel.now if body is not None else real()
+            if body is None:
+                return real()
+            # Journaled, so a replayed body reads the same clock it read the first time.
+            return body.interact(lambda: base + _state["rt"].kernel.now)
         return read
 
     def exit_(code: int = 0) -> None:

@@ -35,18 +35,18 @@ class Fault:
         """A compact text form, e.g. for a failing check to print so it can be replayed."""
         parts = [self.kind, self.target]
         if self.at is not None:
-            parts.append(f"at={self.at:g}")
+            parts.append(f"at={self.at!r}")
         if self.after_event is not None:
             parts.append(f"after_event={self.after_event}")
         if self.step is not None:
             parts.append(f"step={self.step}")
         if self.duration:
-            parts.append(f"duration={self.duration:g}")
-        return ":".join(parts)
+            parts.append(f"duration={self.duration!r}")
+        return " ".join(parts)
 
 
 def parse_token(token: str) -> Fault:
-    kind, target, *rest = token.split(":")
+    kind, target, *rest = token.split()
     kw: dict = {}
     for item in rest:
         k, v = item.split("=", 1)
@@ -115,7 +115,7 @@ class FaultInjector:
                 until = rt.kernel.now + (fault.duration if fault.duration > 0 else float("inf"))
                 node.frozen_until = max(node.frozen_until, until)
                 if until != float("inf"):
-                    rt.kernel.at(until, rt.emit, "node.resumed", node=node.name)
+                    rt.kernel.at(until, lambda: rt.emit("node.resumed", node=node.name), label="resume-node")
         elif fault.kind == "kill_worker":
             worker = self._worker(fault.target)
             if worker is not None:
@@ -146,7 +146,7 @@ class FaultInjector:
             for worker in node.workers:
                 if str(worker.pid) == target or worker.worker_id == target:
                     return worker
-            if target == node.name:  # any running task worker on that node, lowest pid first
+            if target in (node.name, node.node_id):  # any running task worker on that node, lowest pid first
                 busy = [w for w in node.workers if w.body is not None and w.kind == "task"]
                 if busy:
                     return min(busy, key=lambda w: w.pid)

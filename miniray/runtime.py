@@ -27,6 +27,10 @@ DEFAULT_CONFIG = {
 }
 
 
+def _noop() -> None:
+    pass
+
+
 class SimulationError(RuntimeError):
     """The simulation cannot go on: a budget is spent or nothing can make progress."""
 
@@ -174,15 +178,22 @@ class Runtime:
     def run_until(self, done: Callable[[], bool], timeout: float | None, what: str) -> bool:
         """Run events until `done()`; False if the timeout (virtual seconds) passes first."""
         deadline = None if timeout is None else self.kernel.now + max(0.0, timeout)
-        while not done():
-            nxt = self.kernel.peek()
-            if deadline is not None and (nxt is None or nxt > deadline):
-                self.kernel.now = max(self.kernel.now, deadline)
-                return done()
-            if nxt is None:
-                raise Stalled(self.diagnose(what))
-            self.step()
-        return True
+        # A marker at the deadline keeps a sleeping body from fast-forwarding past it.
+        marker = None if deadline is None else self.kernel.at(deadline, _noop, label="deadline")
+        try:
+            while not done():
+                nxt = self.kernel.peek()
+                if deadline is not None and (nxt is None or nxt >= deadline) and (
+                        nxt is None or self.kernel._heap[0] is marker):
+                    self.kernel.now = max(self.kernel.now, deadline)
+                    return done()
+                if nxt is None:
+                    raise Stalled(self.diagnose(what))
+                self.step()
+            return True
+        finally:
+            if marker is not None:
+                marker.cancel()
 
     def diagnose(self, what: str) -> str:
         lines = [f"nothing can make progress: {what} at virtual time {self.kernel.now:.3f}s, "

@@ -31,8 +31,9 @@ def _rt():
 
 
 def now() -> float:
-    """Virtual seconds since the cluster started."""
-    return _rt().kernel.now
+    """Virtual seconds since the cluster started (journaled inside a body, like time.time)."""
+    rt = _rt()
+    return context.interact(rt, lambda: rt.kernel.now)
 
 
 def sleep(seconds: float) -> None:
@@ -119,8 +120,8 @@ def log_text() -> str:
     return _rt().log.text()
 
 
-def choice_points() -> ChoicePoints:
-    rt = _rt()
+def choice_points(rt=None) -> ChoicePoints:
+    rt = rt or _rt()
     return ChoicePoints(events=rt.kernel.steps, attempts=list(rt.faults.attempts),
                         nodes=[n.node_id for n in rt.nodes if not n.is_head])
 
@@ -152,17 +153,18 @@ def run(scenario: Callable[[], Any], *, seed: int = 0, faults: Iterable[Fault | 
     if max_events is not None:
         api._pending["budget"]["max_events"] = max_events
     result = Run(seed=seed, faults=faults)
+    context._state["last"] = None
     try:
         try:
             result.value = scenario()
         except Exception as e:  # the scenario's outcome, recorded rather than raised
             result.error = e
-        rt = context.current()
+        rt = context._state["last"]
         if rt is not None:
             result.log_text = rt.log.text()
             result.virtual_time = rt.kernel.now
             result.events = rt.kernel.steps
-            result.points = choice_points()
+            result.points = choice_points(rt)
     finally:
         api.shutdown()
         api._pending.clear()

@@ -1,0 +1,50 @@
+"""Each test gets a fresh simulated cluster; a failing test prints the seed that replays it."""
+import pytest
+
+import miniray
+from miniray import sim
+from miniray.cluster_utils import Cluster
+
+
+@pytest.fixture
+def ray():
+    sim.set_seed(0)
+    miniray.init(num_cpus=4)
+    yield miniray
+    miniray.shutdown()
+
+
+@pytest.fixture
+def cluster():
+    """Ray's reconstruction-test layout: a head with no CPUs, worker nodes added by the test."""
+    sim.set_seed(0)
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
+    miniray.init(address=c.address)
+    yield c
+    miniray.shutdown()
+    c.shutdown()
+
+
+@pytest.fixture
+def runs():
+    """Counts body executions by label (a module-level dict works: one process, no threads)."""
+    counts: dict = {}
+
+    class Runs:
+        def mark(self, label="body"):
+            counts[label] = counts.get(label, 0) + 1
+
+        def __getitem__(self, label):
+            return counts.get(label, 0)
+
+    return Runs()
+
+
+def pytest_runtest_logreport(report):
+    if report.failed and report.when == "call":
+        report.sections.append(("miniray replay", "seed=0 (tests set it with miniray.sim.set_seed)"))
+
+
+@pytest.fixture
+def ray_cluster(cluster, runs):
+    return miniray, cluster, runs

@@ -1,0 +1,160 @@
+"""Lost objects: lineage reconstruction, its limits, and owners that die."""
+import os
+
+import pytest
+
+from miniray import exceptions as E
+
+BIG = 200_000  # above the 100 KiB inline limit: stored in the node's object store, as in Ray
+
+
+def worker_node(cluster):
+    return cluster.add_node(num_cpus=1, resources={"w": 1})
+
+
+def test_lost_output_is_rebuilt_by_rerunning_the_producer(ray_cluster):
+    ray, cluster, runs = ray_cluster
+    node = worker_node(cluster)
+
+    @ray.remote(resources={"w": 0.1})
+    def produce():
+        runs.mark("produce")
+        return bytes(BIG)
+
+    ref = produce.remote()
+    assert len(ray.get(ref)) == BIG
+    cluster.remove_node(node)
+    worker_node(cluster)
+    assert len(ray.get(ref)) == BIG
+    assert runs["produce"] == 2
+
+
+def test_chain_is_rebuilt_recursively(ray_cluster):
+    ray, cluster, runs = ray_cluster
+    node = worker_node(cluster)
+
+    @ray.remote(resources={"w": 0.1})
+    def x():
+        runs.mark("x")
+        return bytes(BIG)
+
+    @ray.remote(resources={"w": 0.1})
+    def y(data):
+        runs.mark("y")
+        return bytes(len(data))
+
+    ry = y.remote(x.remote())
+    ray.get(ry)
+    cluster.remove_node(node)
+    worker_node(cluster)
+    assert len(ray.get(ry)) == BIG
+    assert (runs["x"], runs["y"]) == (2, 2)
+
+
+def test_retries_disabled_makes_loss_final(ray_cluster):
+    ray, cluster, runs = ray_cluster
+    node = worker_node(cluster)
+
+    @ray.remote(resources={"w": 0.1}, max_retries=0)
+    def produce():
+        return bytes(BIG)
+
+    @ray.remote
+    def consume(data):
+        return len(data)
+
+    ref = produce.remote()
+    ray.get(ref)
+    cluster.remove_node(node)
+    worker_node(cluster)
+    with pytest.raises(E.ObjectReconstructionFailedError) as info:
+        ray.get(ref)
+    assert "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED" in str(info.value)
+    with pytest.raises(E.ObjectReconstructionFailedError) as info:
+        ray.get(consume.remote(ref))
+    assert type(info.value).__name__ == "RayTaskError(ObjectReconstructionFailedError)"
+
+
+def test_second_loss_exceeds_max_attempts(ray_cluster):
+    ray, cluster, runs = ray_cluster
+    node = worker_node(cluster)
+
+    @ray.remote(resources={"w": 0.1}, max_retries=1)
+    def produce():
+        return bytes(BIG)
+
+    ref = produce.remote()
+    ray.get(ref)
+    cluster.remove_node(node)
+    node = worker_node(cluster)
+    ray.get(ref)
+    cluster.remove_node(node)
+    worker_node(cluster)
+    with pytest.raises(E.ObjectReconstructionFailedError) as info:
+        ray.get(ref)
+    assert "OBJECT_UNRECONSTRUCTABLE_MAX_ATTEMPTS_EXCEEDED" in str(info.value)
+
+
+def test_small_outputs_live_with_the_owner_and_survive_node_loss(ray_cluster):
+    ray, cluster, runs = ray_cluster
+    node = worker_node(cluster)
+
+    @ray.remote(resources={"w": 0.1})
+    def small():
+        runs.mark("small")
+        return 42
+
+    ref = small.remote()
+    ray.get(ref)
+    cluster.remove_node(node)
+    assert ray.get(ref) == 42
+    assert runs["small"] == 1
+
+
+def test_put_inside_a_task_dies_with_its_owner(ray_cluster):
+    ray, cluster, runs = ray_cluster
+    node = worker_node(cluster)
+
+    @ray.remote(resources={"w": 0.1})
+    def make():
+        return [ray.put(b"payload")]
+
+    [inner] = ray.get(make.remote())
+    assert ray.get(inner) == b"payload"
+    cluster.remove_node(node)
+    with pytest.raises(E.OwnerDiedError):
+        ray.get(inner)
+
+
+def test_put_object_lost_is_not_reconstructable(ray):
+    from miniray import sim
+    ref = ray.put(bytes(BIG))
+    sim.lose_object(ref)
+    with pytest.raises(E.ObjectReconstructionFailedError) as info:
+        ray.get(ref)
+    assert "OBJECT_UNRECONSTRUCTABLE_PUT" in str(info.value)
+
+
+@pytest.mark.parametrize("restarts,retries,rebuilt", [(1, 1, True), (0, 0, False), (1, 0, False)])
+def test_actor_task_output_rebuilt_only_if_actor_restarts_and_method_retries(
+        ray_cluster, restarts, retries, rebuilt):
+    ray, cluster, runs = ray_cluster
+    node = worker_node(cluster)
+
+    @ray.remote(resources={"w": 0.1}, max_restarts=restarts, max_task_retries=retries)
+    class Holder:
+        def make(self):
+            runs.mark("make")
+            return bytes(BIG)
+
+    h = Holder.remote()
+    ref = h.make.remote()
+    ray.get(ref)
+    cluster.remove_node(node)
+    worker_node(cluster)
+    if rebuilt:
+        assert len(ray.get(ref)) == BIG
+        assert runs["make"] == 2
+    else:
+        with pytest.raises(E.ObjectLostError):
+            ray.get(ref)
