@@ -115,17 +115,27 @@ class ActorManager:
                         kind="actor_task", actor=actor)
         return self.rt.tasks.submit(spec, num_returns)
 
-    def arg_ready(self, spec: TaskSpec) -> None:
+    def accept(self, spec: TaskSpec) -> None:
+        """Queue the call in submission order now; it runs once its arguments are resolved."""
         actor = spec.actor
         if actor.state == "DEAD":
             self.rt.tasks.fail_returns(spec, actor.death or exc.ActorDiedError(actor.actor_id))
             return
-        spec.state = "PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY"
+        spec.args_ready = False
         actor.queue.append(spec)
-        self.pump(actor)
+        self.rt.tasks.resolve(spec)
+
+    def arg_ready(self, spec: TaskSpec) -> None:
+        spec.args_ready = True
+        spec.state = "PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY"
+        self.pump(spec.actor)
 
     def pump(self, actor: Actor) -> None:
+        while actor.queue and actor.queue[0].state == "FAILED":  # an argument failed: never runs
+            actor.queue.popleft()
         if actor.state != "ALIVE" or actor.running is not None or not actor.queue:
+            return
+        if not actor.queue[0].args_ready:
             return
         spec = actor.queue.popleft()
         actor.running = spec
@@ -232,4 +242,4 @@ class ActorManager:
         return actor.state != "DEAD" and actor.max_restarts != 0 and spec.max_retries != 0
 
     def resubmit(self, spec: TaskSpec) -> None:
-        self.rt.tasks.resolve(spec)
+        self.accept(spec)

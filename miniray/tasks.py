@@ -42,6 +42,7 @@ class TaskSpec:
         self.kwarg_values: dict | None = None
         self.seq = 0
         self.pid = None
+        self.args_ready = True
 
     @property
     def key(self) -> str:
@@ -94,7 +95,10 @@ class TaskManager:
         self.all.append(spec)
         self.rt.emit("task.submit", task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal,
                      owner=spec.owner.pid)
-        self.resolve(spec)
+        if spec.kind == "actor_task":
+            self.rt.actors.accept(spec)
+        else:
+            self.resolve(spec)
         return refs
 
     def resolve(self, spec: TaskSpec) -> None:
@@ -109,6 +113,8 @@ class TaskManager:
                 kind, value = outcomes[ref.hex()]
                 if kind == "error":
                     self.fail_returns(spec, arg_error(spec, value))
+                    if spec.kind == "actor_task":
+                        self.rt.actors.pump(spec.actor)  # let the calls queued behind it run
                     return
             values = {ref.hex(): outcomes[ref.hex()][1] for ref in deps}
             spec.arg_values = tuple(values[a.hex()] if isinstance(a, ObjectRef) else a for a in spec.args)

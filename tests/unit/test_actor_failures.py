@@ -126,3 +126,45 @@ def test_init_error_kills_actor_with_cause(ray):
         ray.get(b.ping.remote())
     assert "creation task" in str(info.value) and "no config" in str(info.value)
     assert info.value.actor_init_failed
+
+
+def test_calls_run_in_submission_order_even_when_arguments_wait(ray):
+    import time
+
+    @ray.remote
+    def slow(x):
+        time.sleep(5)
+        return x
+
+    @ray.remote
+    class Log:
+        def __init__(self):
+            self.seen = []
+
+        def add(self, x):
+            self.seen.append(x)
+            return list(self.seen)
+
+    log = Log.remote()
+    first = log.add.remote(slow.remote("a"))
+    second = log.add.remote("b")
+    assert ray.get(second) == ["a", "b"]
+    assert ray.get(first) == ["a"]
+
+
+def test_a_call_whose_argument_failed_does_not_block_the_queue(ray):
+    @ray.remote
+    def broken():
+        raise ValueError("upstream")
+
+    @ray.remote
+    class Echo:
+        def echo(self, x):
+            return x
+
+    e = Echo.remote()
+    bad = e.echo.remote(broken.remote())
+    good = e.echo.remote("fine")
+    assert ray.get(good) == "fine"
+    with pytest.raises(ValueError, match="upstream"):
+        ray.get(bad)
