@@ -68,6 +68,10 @@ class Runtime:
         self.placement = None  # placement groups plug in here
         self.faults = FaultInjector(self, faults or [])
         self.driver: Worker | None = None
+        self.liveness = None  # the failure detector, when enabled (opt-in: miniray/liveness)
+        if self.system_config.get("liveness") is not None:
+            from .liveness import enable
+            enable(self, **self.system_config["liveness"])
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def emit(self, kind: str, **fields):

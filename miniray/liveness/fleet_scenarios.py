@@ -1,0 +1,114 @@
+"""Seed 002's scenarios A, B, C and its "what waits for what" table, produced by the fleet model.
+
+Every run: 4 shards, shard 2 fails, probe_interval_s 5, unhealthy_threshold 3, refit_timeout_s
+300, a 360 s reload, training steps of 121 s each followed by a 12 s weight transfer (so refits
+run at 121-133, 254-266, 387-399, 520-532 s when nothing goes wrong).
+
+    from miniray.liveness import fleet_scenarios as fs
+    print(fs.timeline_text(fs.scenario_a()))
+    print(fs.table_text(fs.waits_table()))
+"""
+from __future__ import annotations
+
+from .fleet import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
+
+HORIZON = 700.0
+
+
+def scenario_a(router: str = "native", crash_at: float = 12.0, **cfg) -> Fleet:
+    """Shard 2 crashes between refits; it restarts, waits STALE, the next refit promotes it."""
+    return Fleet(router=router, **cfg).crash(2, crash_at).run(HORIZON)
+
+
+def scenario_b(fault: str = "hang", at: float = 124.0, **cfg) -> Fleet:
+    """Shard 2 fails 3 s into the first refit (121-133 s): a hang, or a crash for comparison."""
+    fleet = Fleet(**cfg)
+    (fleet.hang if fault == "hang" else fleet.crash)(2, at)
+    return fleet.run(HORIZON + 200)
+
+
+def scenario_c(promote: str = "all_stale", crash_at: float = 28.0, **cfg) -> Fleet:
+    """Shard 2 died earlier (28 s) and finishes restarting (390 s) inside the 387-399 s refit."""
+    return Fleet(promote=promote, **cfg).crash(2, crash_at).run(HORIZON)
+
+
+def hang_between_refits(at: float = 12.0, **cfg) -> Fleet:
+    return Fleet(**cfg).hang(2, at).run(HORIZON)
+
+
+def waits_table() -> list[dict]:
+    """Each row of the seed's table, with what it waits for and how long it took in the model."""
+    a = scenario_a()
+    gym = scenario_a(router="gym")
+    hang = hang_between_refits()
+    dead = a.first_state(2, DEAD)
+    restarting = a.first_state(2, RESTARTING)
+    stale = a.first_state(2, STALE)
+    healthy = a.first_state(2, HEALTHY, after=stale)
+    hang_dead = hang.first_state(2, DEAD)
+    # Refits that completed while shard 2 was reloading: nobody waited for the restart.
+    refits_during_reload = [r.time for r in a.log.of_kind("refit.done") if restarting < r.time < stale]
+    # The train pump waits on the transfer: the next step starts the instant the refit is done.
+    dones = a.log.of_kind("refit.done")
+    first_done = dones[0]
+    next_train = a.first("train.start", after=first_done.time, step=2)
+    served_after = next((t for t, i, o, _ in a.rollouts if i == 2 and o == "served" and t >= healthy), None)
+    pushed = gym.first("router.push", after=gym.first_state(2, HEALTHY, after=gym.first_state(2, STALE)))
+    gym_healthy = gym.first_state(2, HEALTHY, after=gym.first_state(2, STALE))
+    return [
+        dict(step="Notice a crash", runs_on="probe pump", waits_for="the next probe tick",
+             seed="<= 5s", measured=dead - 12.0, detail=f"crash at 12 s, DEAD at {dead:g} s"),
+        dict(step="Notice a hang", runs_on="probe pump", waits_for="three consecutive failed probes",
+             seed="~ 15s", measured=hang_dead - 12.0,
+             detail=f"hang at 12 s, SUSPECT at {hang.first_state(2, SUSPECT):g} s, DEAD at {hang_dead:g} s"),
+        dict(step="Start the restart", runs_on="probe pump", waits_for="nothing: same tick as the verdict",
+             seed="immediate", measured=restarting - dead, detail=f"RESTARTING at {restarting:g} s"),
+        dict(step="Reload the model", runs_on="a thread", waits_for="nothing: nobody awaits it",
+             seed="minutes", measured=stale - restarting,
+             detail=f"{len(refits_during_reload)} refits completed meanwhile, at "
+                    f"{', '.join(f'{t:g}' for t in refits_during_reload)} s"),
+        dict(step="Transfer the weights", runs_on="a thread (train pump awaits it)",
+             waits_for="-", seed="seconds", measured=first_done["took"],
+             detail=f"refit done at {first_done.time:g} s, next training step started at {next_train:g} s"),
+        dict(step="Rejoin the collective", runs_on="train pump", waits_for="the next refit",
+             seed="one training step", measured=healthy - stale,
+             detail=f"STALE at {stale:g} s, promoted at {healthy:g} s"),
+        dict(step="Take traffic again - native calls", runs_on="rollout pump",
+             waits_for="nothing: the selector reads the ledger live", seed="immediate",
+             measured=served_after - healthy,
+             detail=f"HEALTHY at {healthy:g} s, first rollout it served at {served_after:g} s "
+                    "(round robin, one rollout a second)"),
+        dict(step="Take traffic again - via the Gym router", runs_on="probe pump",
+             waits_for="the next tick after it is HEALTHY", seed="<= 5s", measured=pushed - gym_healthy,
+             detail=f"HEALTHY at {gym_healthy:g} s, router told at {pushed:g} s"),
+    ]
+
+
+def table_text(rows: list[dict]) -> str:
+    head = f"{'Step':<40} {'Runs on':<34} {'Seed says':<18} {'Model':>8}  Detail"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(f"{r['step']:<40} {r['runs_on']:<34} {r['seed']:<18} {r['measured']:>7g}s  {r['detail']}")
+    return "\n".join(lines)
+
+
+def refit_cost(fleet: Fleet, step: int = 1) -> float:
+    """Seconds from a step's first refit start to the end of its last attempt (12 s when clean)."""
+    starts = [r for r in fleet.log.of_kind("refit.start") if r["version"] == step]
+    ends = [r for r in fleet.log.of_kind("refit.done", "refit.failed") if r.get("version", step) == step]
+    done = [r for r in fleet.log.of_kind("refit.done") if r["version"] == step]
+    end = done[-1].time if done else ends[-1].time
+    return end - starts[0].time
+
+
+def timeline_text(fleet: Fleet, shards: tuple = (0, 2)) -> str:
+    """The shard state changes and refit events, one line each, in time order."""
+    keep = ("fault", "shard.state", "refit.start", "refit.done", "refit.failed", "refit.blocked",
+            "refit.recovered", "refit.deadline_stood_down", "refit.promoted_without_weights",
+            "refit.kept_stale", "router.push", "run.failed")
+    lines = []
+    for r in fleet.log.records:
+        if r.kind not in keep or (r.kind == "shard.state" and r["shard"] not in shards):
+            continue
+        lines.append(r.line())
+    return "\n".join(lines)

@@ -1,0 +1,89 @@
+"""Per-node failure attribution, blacklisting, and retryable vs terminal by exception class."""
+import pytest
+
+from miniray import exceptions as E
+from miniray import sim
+from miniray.liveness.attribution import RETRYABLE, Attribution, TransientError, classify
+
+
+def test_classify_by_exception_class():
+    assert classify(TransientError("disk")) == "retryable"
+    assert classify(ConnectionError()) == "retryable"
+    assert classify(TimeoutError()) == "retryable"
+    assert classify(E.WorkerCrashedError()) == "retryable"
+    assert classify(ValueError("malformed row")) == "terminal"
+    assert classify(KeyError("x")) == "terminal"
+    assert classify(RuntimeError("unknown")) == "terminal"  # unknown: don't amplify it
+
+
+def test_classify_unwraps_a_task_error(ray):
+    @ray.remote(max_retries=0)
+    def bad():
+        raise ValueError("malformed input")
+
+    with pytest.raises(E.RayTaskError) as info:
+        ray.get(bad.remote())
+    assert classify(info.value) == "terminal"
+
+
+def test_terminal_error_is_not_retried_retryable_is(ray):
+    calls = []
+
+    @ray.remote(max_retries=3, retry_exceptions=list(RETRYABLE))
+    def parse(kind):
+        calls.append(kind)
+        if kind == "bad-input":
+            raise ValueError("malformed")
+        if len([c for c in calls if c == "flaky"]) < 3:
+            raise TransientError("flaky disk")
+        return "ok"
+
+    with pytest.raises(ValueError):
+        ray.get(parse.remote("bad-input"))
+    assert ray.get(parse.remote("flaky")) == "ok"
+    starts = [r["attempt"] for r in sim.event_log() if r.kind == "task.start"]
+    assert starts == ["parse#1/1", "parse#2/1", "parse#2/2", "parse#2/3"]
+
+
+def test_bad_node_is_blacklisted_and_then_avoided(ray_cluster):
+    ray, cluster, _ = ray_cluster
+    nodes = [cluster.add_node(num_cpus=1) for _ in range(3)]
+    bad = nodes[0]
+    attribution = Attribution(min_failures=3, ratio=3.0)
+
+    @ray.remote(max_retries=5, retry_exceptions=list(RETRYABLE))
+    def work(i):
+        from miniray import context
+        node = context.current().current[-1].worker.node
+        if node is bad:
+            raise TransientError(f"corrupt local cache on {node.name}")
+        return i
+
+    assert ray.get([work.remote(i) for i in range(12)]) == list(range(12))
+    assert attribution.failures[bad.name] == 3
+    assert set(attribution.blacklisted) == {bad.name}
+    black = [r for r in sim.event_log() if r.kind == "liveness.blacklist"]
+    assert len(black) == 1 and black[0]["node"] == bad.name
+    # Nothing starts on the bad node after it was blacklisted.
+    after = [r for r in sim.event_log() if r.kind == "task.start" and r.index > black[0].index]
+    assert after and all(r["node"] != bad.name for r in after)
+    rows = {r["node"]: r for r in attribution.report()}
+    assert rows[bad.name]["successes"] == 0 and rows[bad.name]["blacklisted"]
+
+
+def test_cluster_wide_failures_blacklist_nobody(ray_cluster):
+    ray, cluster, _ = ray_cluster
+    for _ in range(3):
+        cluster.add_node(num_cpus=1)
+    attribution = Attribution(min_failures=2, ratio=3.0)
+
+    @ray.remote(max_retries=2, retry_exceptions=list(RETRYABLE))
+    def flaky():
+        raise ConnectionError("the database is down")
+
+    refs = [flaky.remote() for _ in range(6)]
+    for ref in refs:
+        with pytest.raises(ConnectionError):
+            ray.get(ref)
+    assert sum(attribution.failures.values()) == 18
+    assert attribution.blacklisted == {}

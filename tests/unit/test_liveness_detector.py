@@ -1,0 +1,169 @@
+"""The failure detector: a crash is conclusive at one probe, a hang needs three; presumed death
+re-runs a paused node's work elsewhere while the paused attempt runs on (a zombie)."""
+import time
+
+import pytest
+
+import miniray
+from miniray import context, liveness, sim
+from miniray.cluster_utils import Cluster
+
+LIVENESS = {"liveness": {"probe_interval_s": 5, "unhealthy_threshold": 3}}
+
+
+@pytest.fixture
+def live_cluster():
+    sim.set_seed(0)
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": LIVENESS})
+    miniray.init(address=c.address)
+    yield c
+    miniray.shutdown()
+    c.shutdown()
+
+
+def records(kind, **match):
+    return [r for r in sim.event_log() if r.kind == kind and all(r.get(k) == v for k, v in match.items())]
+
+
+def test_crash_is_dead_at_the_next_probe(live_cluster):
+    n1 = live_cluster.add_node(num_cpus=1)
+    live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote
+    def work():
+        time.sleep(20)
+        return "ok"
+
+    ref = work.remote()
+    sim.kill_node(n1, at=7)
+    assert miniray.get(ref) == "ok"
+    dead = records("liveness.dead", node=n1.name)
+    assert len(dead) == 1 and dead[0]["cause"] == "crashed"
+    assert 7 < dead[0].time <= 7 + 5  # within one probe interval
+    assert not records("liveness.suspect", node=n1.name)  # no threshold for a crash
+
+
+def test_hang_goes_suspect_then_dead_after_three_probes(live_cluster):
+    n1 = live_cluster.add_node(num_cpus=1)
+    live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote
+    def work():
+        time.sleep(30)
+        return "ok"
+
+    ref = work.remote()
+    sim.hang_node(n1, at=2)
+    assert miniray.get(ref) == "ok"
+    suspect, dead = records("liveness.suspect", node=n1.name), records("liveness.dead", node=n1.name)
+    assert [r.time for r in records("liveness.probe_failed", node=n1.name)] == [5, 10, 15]
+    assert suspect[0].time == 5 and dead[0].time == 15 and dead[0]["cause"] == "unresponsive"
+    assert 2 * 5 < dead[0].time - 2 <= 3 * 5  # about three intervals after the hang
+    # Re-run on the other node after the retry delay: 15 + 1 + 30.
+    assert sim.now() == 46
+
+
+def test_short_pause_recovers_from_suspect_without_a_rerun(live_cluster):
+    n1 = live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote
+    def work():
+        time.sleep(20)
+        return "ok"
+
+    ref = work.remote()
+    sim.pause_node(n1, 7.0, at=2)  # frozen 2..9: fails the probes at 5, answers at 10
+    assert miniray.get(ref) == "ok"
+    assert len(records("task.start")) == 1  # one attempt (its body replays, but never re-runs)
+    assert [r.time for r in records("liveness.suspect")] == [5]
+    assert [r.time for r in records("liveness.alive")] == [10]
+    assert not records("liveness.dead")
+
+
+def test_paused_node_attempt_overlaps_its_rerun(live_cluster):
+    n1 = live_cluster.add_node(num_cpus=1)
+    live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote
+    def work():
+        start = sim.now()
+        time.sleep(20)
+        return start
+
+    ref = work.remote()
+    sim.pause_node(n1, 30.0, at=2)  # frozen 2..32; presumed dead at 15
+    assert miniray.get(ref) == 16  # the re-run started at 15 + 1 s retry delay
+    starts = {r["attempt"]: r.time for r in records("task.start")}
+    assert starts == {"work#1/1": 0, "work#1/2": 16}
+    sim.sleep(10)  # let the paused node resume at 32
+    zombie = records("liveness.zombie_finished")
+    assert len(zombie) == 1 and zombie[0]["attempt"] == "work#1/1" and zombie[0].time == 32
+    finish = records("task.finish")
+    assert [(r["attempt"], r.time) for r in finish] == [("work#1/2", 36)]
+    # Two attempts of the same task were running during [16, 32].
+    assert starts["work#1/2"] < zombie[0].time
+    assert miniray.get(ref) == 16  # the zombie's late result did not overwrite the retry's
+
+
+def test_presumed_dead_node_gets_no_new_work(live_cluster):
+    n1 = live_cluster.add_node(num_cpus=1)
+    n2 = live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote
+    def where():
+        time.sleep(1)
+        return 1
+
+    @miniray.remote
+    def long():
+        time.sleep(60)
+
+    long.remote()
+    sim.hang_node(n1, at=1)
+    sim.sleep(20)
+    assert not n1.alive and liveness.detector_of().state(n1) == liveness.DEAD
+    refs = [where.remote() for _ in range(3)]
+    miniray.get(refs)
+    nodes = {r["node"] for r in records("task.start", task="where")}
+    assert nodes == {n2.name}
+
+
+def test_detector_off_by_default_keeps_the_old_behaviour(ray_cluster):
+    ray, cluster, runs = ray_cluster
+    n1 = cluster.add_node(num_cpus=1)
+    cluster.add_node(num_cpus=1)
+
+    @ray.remote
+    def work():
+        runs.mark()
+        time.sleep(2)
+        return 1
+
+    ref = work.remote()
+    sim.hang_node(n1, at=1)
+    with pytest.raises(ray.exceptions.GetTimeoutError):
+        ray.get(ref, timeout=100)
+    assert len(records("task.start")) == 1 and liveness.detector_of() is None
+
+
+def test_enable_explicitly_and_errors_name_the_fix(ray_cluster):
+    ray, cluster, _ = ray_cluster
+    det = liveness.enable(probe_interval_s=2, unhealthy_threshold=2)
+    assert det.interval == 2 and det.threshold == 2
+    with pytest.raises(RuntimeError, match="already enabled"):
+        liveness.enable()
+    with pytest.raises(ValueError, match="probe_interval_s must be > 0"):
+        liveness.Detector(context.current(), probe_interval_s=0)
+
+
+def test_probe_pump_stops_when_idle(live_cluster):
+    live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote
+    def quick():
+        return 1
+
+    assert miniray.get(quick.remote()) == 1
+    sim.sleep(100)
+    probes_after = [r for r in sim.event_log() if r.kind.startswith("liveness.probe") and r.time > 10]
+    assert probes_after == []
