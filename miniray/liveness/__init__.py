@@ -15,7 +15,10 @@ Opt-in: without enable() (or the "liveness" system config key) the core behaves 
 from __future__ import annotations
 
 from .. import context
+from .attribution import RETRYABLE, Attribution, TransientError, classify
 from .detector import ALIVE, DEAD, SUSPECT, Detector
+from .fleet import Fleet, FleetConfig
+from .services import Services
 
 
 def enable(rt=None, probe_interval_s: float = 5.0, unhealthy_threshold: int = 3) -> Detector:
@@ -36,4 +39,5 @@ def detector_of(rt=None) -> Detector | None:
     return getattr(rt, "liveness", None) if rt is not None else None
 
 
-__all__ = ["enable", "detector_of", "Detector", "ALIVE", "SUSPECT", "DEAD"]
+__all__ = ["enable", "detector_of", "Detector", "ALIVE", "SUSPECT", "DEAD", "Services", "Attribution",
+           "classify", "RETRYABLE", "TransientError", "Fleet", "FleetConfig"]

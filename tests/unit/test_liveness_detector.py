@@ -167,3 +167,70 @@ def test_probe_pump_stops_when_idle(live_cluster):
     sim.sleep(100)
     probes_after = [r for r in sim.event_log() if r.kind.startswith("liveness.probe") and r.time > 10]
     assert probes_after == []
+
+
+def test_native_crash_window_is_visible_in_the_ledger_only_after_the_probe(live_cluster):
+    # The core fails the attempt at once; the detector's verdict comes at the next probe.
+    n1 = live_cluster.add_node(num_cpus=1)
+    live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote
+    def work():
+        time.sleep(20)
+
+    ref = work.remote()
+    sim.kill_node(n1, at=11)
+    miniray.get(ref)
+    died = records("node.died", node=n1.name)[0]
+    dead = records("liveness.dead", node=n1.name)[0]
+    assert (died.time, dead.time) == (11, 15)
+
+
+def test_actor_on_a_presumed_dead_node_restarts_elsewhere(live_cluster):
+    live_cluster.add_node(num_cpus=1)
+    live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote(max_restarts=1, max_task_retries=1)
+    class Counter:
+        def __init__(self):
+            self.n = 0
+
+        def inc(self):
+            self.n += 1
+            return self.n
+
+    c = Counter.remote()
+    assert miniray.get(c.inc.remote()) == 1
+    node = c._actor.node
+    sim.hang_node(node)
+    ref = c.inc.remote()
+    assert miniray.get(ref) == 1  # a fresh instance on the other node
+    assert records("liveness.dead", node=node.name)
+    assert c._actor.node is not node
+
+
+def _zombie_run():
+    sim.set_seed(3)
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": LIVENESS})
+    miniray.init(address=c.address)
+    try:
+        n1 = c.add_node(num_cpus=1)
+        c.add_node(num_cpus=1)
+
+        @miniray.remote
+        def work():
+            time.sleep(20)
+            return 1
+
+        ref = work.remote()
+        sim.pause_node(n1, 30.0, at=2)
+        miniray.get(ref)
+        sim.sleep(10)
+        return sim.log_text()
+    finally:
+        miniray.shutdown()
+        c.shutdown()
+
+
+def test_detector_runs_replay_byte_for_byte():
+    assert _zombie_run() == _zombie_run()

@@ -126,3 +126,18 @@ def test_fleet_runs_are_deterministic():
 def test_config_errors_name_the_fix():
     with pytest.raises(ValueError, match="'refitted' \\(the fix\\)"):
         Fleet(promote="some")
+
+
+def test_between_the_crash_and_the_probe_the_ledger_still_routes_to_it():
+    fleet = fs.scenario_a(crash_at=10.5)
+    refused = [(t, i) for t, i, o, _ in fleet.rollouts if o == "refused"]
+    assert refused == [(11, 2)]  # one request lost in the window before the 15 s probe
+    served = {i for t, i, o, _ in fleet.rollouts if 15 <= t < 399 and o == "served"}
+    assert served == {0, 1, 3}  # generation never stops: it runs on the survivors
+
+
+def test_a_suspect_shard_still_serves_and_times_out():
+    fleet = fs.scenario_b("hang")
+    timeouts = [t for t, i, o, _ in fleet.rollouts if o == "timeout"]
+    assert timeouts and all(i == 2 for _, i, o, _ in fleet.rollouts if o == "timeout")
+    assert 124 <= min(timeouts) and max(timeouts) < 135  # until the verdict at 135 s

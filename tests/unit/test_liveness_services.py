@@ -152,3 +152,28 @@ def test_lease_is_exclusive_until_it_expires(ray):
     svc.db.upsert("t", "k", 2, token=svc.leases.current["lock"])  # the store sees token 2
     with pytest.raises(StaleTokenError, match="older than"):
         svc.db.upsert("t", "k", 1, token=token)
+
+
+def test_exclusive_commit_makes_the_zombie_duplicate_harmless(live_cluster):
+    n1 = live_cluster.add_node(num_cpus=1)
+    live_cluster.add_node(num_cpus=1)
+    svc = Services()
+
+    @miniray.remote
+    def part():
+        from miniray import context
+        me = context.current().current[-1].key  # each attempt writes to a private location
+        svc.blobs.put(f"tmp/{me}", f"rows from {me}")
+        time.sleep(20)
+        return svc.blobs.commit(f"tmp/{me}", "out/part-0")
+
+    ref = part.remote()
+    sim.pause_node(n1, 30.0, at=2)
+    claimed = miniray.get(ref)  # the retry's answer: it finished at 36
+    sim.sleep(10)
+    # The zombie resumed at 32 and finished first, so it claimed the destination; the retry
+    # lost the race and discarded its output. One copy either way: the duplicate was harmless.
+    assert claimed is False
+    assert svc.blobs.files == {"out/part-0": "rows from part#1/1"}
+    assert [(e.attempt, e.time, e.outcome) for e in svc.of(op="rename")] == [
+        ("part#1/1", 32, "ok"), ("part#1/2", 36, "DestinationExistsError")]
