@@ -94,11 +94,10 @@ def table_text(rows: list[dict]) -> str:
 
 def refit_cost(fleet: Fleet, step: int = 1) -> float:
     """Seconds from a step's first refit start to the end of its last attempt (12 s when clean)."""
-    starts = [r for r in fleet.log.of_kind("refit.start") if r["version"] == step]
-    ends = [r for r in fleet.log.of_kind("refit.done", "refit.failed") if r.get("version", step) == step]
-    done = [r for r in fleet.log.of_kind("refit.done") if r["version"] == step]
-    end = done[-1].time if done else ends[-1].time
-    return end - starts[0].time
+    starts = [r.time for r in fleet.log.of_kind("refit.start") if r["version"] == step]
+    ends = [r.time for r in fleet.log.of_kind("refit.done", "refit.failed") if r.time >= starts[0]]
+    done = [r.time for r in fleet.log.of_kind("refit.done") if r["version"] == step]
+    return (done[0] if done else ends[-1]) - starts[0]
 
 
 def timeline_text(fleet: Fleet, shards: tuple = (0, 2)) -> str:
@@ -112,3 +111,23 @@ def timeline_text(fleet: Fleet, shards: tuple = (0, 2)) -> str:
             continue
         lines.append(r.line())
     return "\n".join(lines)
+
+
+def main() -> None:
+    """`python -m miniray.liveness.fleet_scenarios`: the three timelines and the table."""
+    runs = [("Scenario A: shard 2 crashes between refits (12 s)", scenario_a()),
+            ("Scenario B: shard 2 hangs during a refit (124 s)", scenario_b("hang")),
+            ("Scenario B': shard 2 crashes during a refit (124 s)", scenario_b("crash")),
+            ("Scenario C: restart finishes mid-refit, shipped promotion (bug)", scenario_c("all_stale")),
+            ("Scenario C: restart finishes mid-refit, promote only refitted shards (fix)",
+             scenario_c("refitted"))]
+    for title, fleet in runs:
+        print(f"== {title}")
+        print(timeline_text(fleet, shards=(0, 2)))
+        print()
+    print("== What waits for what")
+    print(table_text(waits_table()))
+
+
+if __name__ == "__main__":
+    main()

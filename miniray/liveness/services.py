@@ -259,8 +259,11 @@ class Leases:
                 raise LeaseHeldError(
                     f"lease {name!r} is held by {held.holder} until t={held.expires:g}; wait for it to "
                     "expire (a holder that stops renewing loses it) or use a shorter ttl_s.")
-            value = self.counter.get(name, 0) + 1
-            self.counter[name] = value
+            if held is not None and held.expires > now and held.holder == holder:
+                value = held.value  # a renewal by the holder keeps its token, extends the lease
+            else:
+                value = self.counter.get(name, 0) + 1  # a new grant: one higher than any before
+                self.counter[name] = value
             token = FencingToken(name, value, holder, now + float(ttl_s))
             self.current[name] = token
             return token

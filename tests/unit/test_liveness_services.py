@@ -177,3 +177,28 @@ def test_exclusive_commit_makes_the_zombie_duplicate_harmless(live_cluster):
     assert svc.blobs.files == {"out/part-0": "rows from part#1/1"}
     assert [(e.attempt, e.time, e.outcome) for e in svc.of(op="rename")] == [
         ("part#1/1", 32, "ok"), ("part#1/2", 36, "DestinationExistsError")]
+
+
+def test_presumed_death_without_retries_fails_the_task_but_the_zombie_still_writes(live_cluster):
+    n1 = live_cluster.add_node(num_cpus=1)
+    svc = Services()
+
+    @miniray.remote(max_retries=0)
+    def charge():
+        time.sleep(20)
+        svc.db.upsert("charges", "card-1", 5)
+
+    ref = charge.remote()
+    sim.pause_node(n1, 30.0, at=2)
+    with pytest.raises(miniray.exceptions.NodeDiedError):
+        miniray.get(ref)  # at 15 s: the caller is told the work died...
+    sim.sleep(20)
+    assert [(e.attempt, e.time) for e in svc.effects] == [("charge#1/1", 32)]  # ...and it happened
+
+
+def test_lease_renewal_keeps_the_token(ray):
+    svc = Services()
+    first = svc.leases.acquire("lock", ttl_s=10)
+    sim.sleep(5)
+    again = svc.leases.acquire("lock", ttl_s=10)
+    assert (first.value, again.value, again.expires) == (1, 1, 15)
