@@ -16,6 +16,7 @@ from .ids import IdMaker
 from .kernel import Kernel
 from .log import EventLog
 from .objects import ObjectTable
+from .placement.manager import PlacementManager
 from .scheduler import Scheduler
 from .tasks import TaskManager
 
@@ -65,7 +66,7 @@ class Runtime:
         self.tasks = TaskManager(self)
         self.actors = ActorManager(self)
         self.scheduler = Scheduler(self)
-        self.placement = None  # placement groups plug in here
+        self.placement = PlacementManager(self)  # placement groups (adds no events until one exists)
         self.faults = FaultInjector(self, faults or [])
         self.driver: Worker | None = None
         self.liveness = None  # the failure detector, when enabled (opt-in: miniray/liveness)
@@ -151,6 +152,7 @@ class Runtime:
         for worker in list(node.workers):
             self.kill_worker(worker, "node_died")
         self.objects.drop_node(node)
+        self.placement.on_node_dead(node)
         self.request_dispatch()
 
     # -- scheduling ------------------------------------------------------------------------------
@@ -162,6 +164,7 @@ class Runtime:
     def _dispatch(self) -> None:
         self._dispatch_timer = None
         self.tasks.dispatch()
+        self.placement.on_resources_changed()
 
     # -- driving the simulation from the driver ----------------------------------------------------
     def step(self) -> bool:
@@ -215,4 +218,5 @@ class Runtime:
             for worker in node.workers:
                 if worker.body is not None and worker.body.waiting:
                     lines.append(f"  - {worker.body.key} on {node.name} blocks in {worker.body.waiting}")
+        lines += self.placement.diagnose_lines()
         return "\n".join(lines)

@@ -57,6 +57,8 @@ class Scheduler:
                 if spec.kind == "actor_creation":
                     return exc.ActorUnschedulableError(msg)
                 return exc.TaskUnschedulableError(msg)
+        if strategy is not None and hasattr(strategy, "placement_group"):
+            return self.rt.placement.unschedulable(spec, strategy)
         return None
 
     def infeasible(self, spec) -> bool:

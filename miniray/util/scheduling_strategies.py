@@ -14,3 +14,24 @@ class NodeAffinitySchedulingStrategy:
 
     def __repr__(self) -> str:
         return f"NodeAffinitySchedulingStrategy(node_id={self.node_id!r}, soft={self.soft})"
+
+
+class PlacementGroupSchedulingStrategy:
+    """Run inside a placement group's bundle (`placement_group_bundle_index`, -1 for any)."""
+
+    def __init__(self, placement_group, placement_group_bundle_index: int = -1,
+                 placement_group_capture_child_tasks: bool | None = None):
+        count = getattr(placement_group, "bundle_count", None)
+        if count is None:
+            raise TypeError("PlacementGroupSchedulingStrategy needs the PlacementGroup that "
+                            "miniray.util.placement_group() returned.")
+        if not -1 <= placement_group_bundle_index < count:
+            raise ValueError(f"placement_group_bundle_index {placement_group_bundle_index} is out of "
+                             f"range: the group has {count} bundles (use 0..{count - 1}, or -1 for any).")
+        self.placement_group = placement_group
+        self.placement_group_bundle_index = placement_group_bundle_index
+        self.placement_group_capture_child_tasks = placement_group_capture_child_tasks
+
+    def __repr__(self) -> str:
+        return (f"PlacementGroupSchedulingStrategy(placement_group={self.placement_group.id}, "
+                f"placement_group_bundle_index={self.placement_group_bundle_index})")

@@ -1,0 +1,34 @@
+"""Placement groups: gang reservations of bundles, the GCS queue that places them, and why it stalls.
+
+    group.py      a group's bundles, reservations, state and stats
+    fit.py        choosing nodes for unplaced bundles (PACK, SPREAD, STRICT_PACK, STRICT_SPREAD)
+    queue.py      the pending queue: ranks and exponential backoff
+    policies.py   what happens after a failed attempt: "ray-2.60", "backoff", or your callable
+    manager.py    the one-group-at-a-time scheduling loop, node loss, and tasks placed in bundles
+    diagnosis.py  the wait-for graph: cycle vs starvation, and the rescheduler hook
+
+The Ray-shaped API is `miniray.util.placement_group`; `diagnose()` here is simulator-only.
+"""
+from __future__ import annotations
+
+from .. import context
+from .diagnosis import Diagnosis, RescheduleContext
+from .manager import PlacementManager
+from .policies import POLICIES
+
+
+def manager(rt) -> PlacementManager:
+    """The runtime's placement manager, created on first use (runtimes without groups pay nothing)."""
+    if rt.placement is None:
+        rt.placement = PlacementManager(rt)
+    return rt.placement
+
+
+def diagnose() -> Diagnosis:
+    """Why the current cluster's placement groups are stuck: cycles, starvation, hot loops."""
+    from .diagnosis import diagnose as _diagnose
+    rt = context.runtime("miniray.placement.diagnose")
+    return _diagnose(manager(rt))
+
+
+__all__ = ["manager", "diagnose", "Diagnosis", "RescheduleContext", "PlacementManager", "POLICIES"]

@@ -1,0 +1,316 @@
+"""The placement-group manager: Ray's GCS loop that schedules one group at a time from the queue.
+
+Each scheduling attempt costs `placement_group_attempt_cost_s` of virtual time (default 4.5 us,
+so a group retried back to back makes ~220,000 attempts per virtual second, what Ray 2.60 showed
+in issue #65147). Running one kernel event per attempt would make 35 virtual seconds of a hot
+loop take minutes of host time, so a hot loop is computed arithmetically instead (`Segment`):
+once every group at rank 0 has failed against the current cluster state and the policy sends
+failures back to rank 0, nothing can change until something outside the loop happens, and
+every such happening (a node dying or joining, resources released, a group created, removed
+or read) first settles the segment at that instant. Counts stay exact; events stay few.
+"""
+from __future__ import annotations
+
+import math
+
+from .. import exceptions as exc
+from . import fit, policies
+from .group import Bundle, Group, formatted
+from .queue import PendingQueue
+
+ATTEMPT_COST_S = 4.5e-6
+TICK_S = 1.0  # Ray's GcsPlacementGroupManager::Tick re-runs the queue every second
+
+
+class Segment:
+    """A hot loop in progress: `groups` take turns; its attempt j ends at anchor + (n0 + j + 1) * cost."""
+
+    __slots__ = ("anchor", "n0", "groups")
+
+    def __init__(self, anchor: float, n0: int, groups: list):
+        self.anchor, self.n0, self.groups = anchor, n0, groups
+
+
+class PlacementManager:
+    def __init__(self, rt):
+        self.rt = rt
+        cfg = rt.system_config
+        self.policy = policies.resolve(cfg.get("placement_group_queue_policy"))
+        self.cost = float(cfg.get("placement_group_attempt_cost_s", ATTEMPT_COST_S))
+        self.rescheduler = cfg.get("placement_group_rescheduler")
+        self.groups: dict[str, Group] = {}
+        self.queue = PendingQueue()
+        self.infeasible: list[Group] = []
+        self.version = 0  # bumped whenever resources may have changed: attempts before and after differ
+        self.total_attempts = 0
+        self.in_flight = None  # the queue Entry being scheduled now
+        self.seg: Segment | None = None
+        self._pass_timer = None
+        self._tick_timer = None
+        self._nodes_seen = len(rt.nodes)
+        # Back-to-back attempts are timed as anchor + n * cost, never by adding cost n times:
+        # the batched and the event-by-event paths then compute bit-identical times.
+        self._anchor, self._n, self._last_finish = 0.0, -1, None
+
+    # -- the driver's calls --------------------------------------------------------------------
+    def create(self, pg_id: str, bundles: list, strategy: str, name: str, selectors: list) -> Group:
+        self.settle()
+        group = Group(pg_id, name, [Bundle(i, b, s) for i, (b, s) in enumerate(zip(bundles, selectors))],
+                      strategy, self.rt.kernel.now)
+        self.groups[pg_id] = group
+        self.rt.emit("pg.create", pg=group.label, strategy=strategy, bundles=len(bundles))
+        self._enqueue(group)
+        self._kick()
+        return group
+
+    def remove(self, group: Group) -> None:
+        self.settle()
+        if group.state == "REMOVED":
+            return
+        for bundle in group.bundles:
+            bundle.unreserve(group.pg_id)
+        self._set_state(group, "REMOVED")
+        group.scheduling_state = "REMOVED"
+        self.queue.remove(group)
+        if group in self.infeasible:
+            self.infeasible.remove(group)
+        entries, group.ready_entries = group.ready_entries, []
+        for entry, _handle in entries:
+            self.rt.objects.fail(entry, exc.TaskPlacementGroupRemoved(
+                f"Placement group {group.label} was removed before it was created."))
+        self.version += 1
+        self.rt.request_dispatch()  # its reservations went back to the nodes' pools
+        self._kick()
+
+    def ready_entry(self, group: Group, entry, handle) -> None:
+        if group.state == "CREATED":
+            self.rt.objects.store(entry, handle, entry.owner.node)
+        elif group.state == "REMOVED":
+            self.rt.objects.fail(entry, exc.TaskPlacementGroupRemoved(
+                f"Placement group {group.label} was removed."))
+        else:
+            group.ready_entries.append((entry, handle))
+
+    def table(self) -> dict:
+        self.settle()
+        return {g.pg_id: g.row() for g in self.groups.values()}
+
+    # -- what the rest of the runtime tells us ---------------------------------------------------
+    def on_node_dead(self, node) -> None:
+        """Bundles on the node are lost; survivors keep their reservations (Ray's OnNodeDead)."""
+        if not self.groups:
+            return
+        self.settle()
+        self.version += 1
+        now = self.rt.kernel.now
+        for group in self.groups.values():
+            lost = [b for b in group.bundles if b.node is node]
+            if not lost or group.state == "REMOVED":
+                continue
+            for bundle in lost:
+                bundle.node = None  # the reservation died with the node
+            self.rt.emit("pg.bundles_lost", pg=group.label, node=node.name,
+                         bundles=[b.index for b in lost])
+            if group.state == "CREATED":
+                self._set_state(group, "RESCHEDULING")
+                group.scheduling_state = "QUEUED"
+                group.recovering_since = now
+                self.queue.add(group, now, rank=0)  # fresh recovery jumps the line
+        self._kick()
+
+    def on_resources_changed(self) -> None:
+        """A dispatch pass ran: resources may have moved, or a node joined."""
+        if not self.groups:  # no placement groups: add no events, so plain runs replay as before
+            self._nodes_seen = len(self.rt.nodes)
+            return
+        self.settle()
+        self.version += 1
+        if len(self.rt.nodes) > self._nodes_seen:
+            self._nodes_seen = len(self.rt.nodes)
+            waiting, self.infeasible = self.infeasible, []
+            for group in waiting:  # Ray's OnNodeAdd: infeasible groups get another look
+                self._enqueue(group)
+        if len(self.queue):
+            self._kick()
+
+    # -- the scheduling loop ---------------------------------------------------------------------
+    def _enqueue(self, group: Group) -> None:
+        group.scheduling_state = "QUEUED"
+        group.queued_at_attempts = self.total_attempts
+        self.queue.add(group, self.rt.kernel.now)
+
+    def _kick(self) -> None:
+        if self._pass_timer is None:
+            self._pass_timer = self.rt.kernel.schedule(0.0, self._pass, label="pg-schedule")
+
+    def _pass(self) -> None:
+        """Ray's SchedulePendingPlacementGroups: start one attempt for the front group, if due."""
+        self._pass_timer = None
+        if self.in_flight is not None or self.seg is not None or not self.rt.alive:
+            return
+        now = self.rt.kernel.now
+        entry = self.queue.front()
+        if entry is None:
+            return
+        if entry.rank > now:
+            self._arm_tick(entry.rank)
+            return
+        if self._hot_loop():
+            self._next_slot(now)
+            self.seg = Segment(self._anchor, self._n, [e.group for e in self.queue.rank_zero()])
+            self.rt.emit("pg.hot_loop", groups=[g.label for g in self.seg.groups])
+            return
+        self._start(self.queue.pop(), now)
+
+    def _next_slot(self, now: float) -> None:
+        """Number the attempt starting now: the next in a back-to-back run, or a new run."""
+        if self._last_finish is not None and now == self._last_finish:
+            self._n += 1
+        else:
+            self._anchor, self._n = now, 0
+
+    def _start(self, entry, now: float) -> None:
+        entry.group.scheduling_attempt += 1
+        self.total_attempts += 1
+        self.in_flight = entry
+        self._next_slot(now)
+        self._last_finish = self._anchor + (self._n + 1) * self.cost
+        self.rt.kernel.at(self._last_finish, self._finish, entry, label="pg-attempt")
+
+    def _arm_tick(self, rank: float) -> None:
+        when = math.ceil(rank / TICK_S - 1e-9) * TICK_S
+        if when < rank:
+            when += TICK_S
+        timer = self._tick_timer
+        if timer is not None and not timer.cancelled and timer.time <= when and timer.time >= self.rt.kernel.now:
+            return
+        if timer is not None:
+            timer.cancel()
+        self._tick_timer = self.rt.kernel.at(when, self._tick, label="pg-tick")
+
+    def _tick(self) -> None:
+        self._tick_timer = None
+        self._kick()
+
+    def _finish(self, entry) -> None:
+        """The attempt's result: reserve every unplaced bundle, or requeue per the policy."""
+        self.in_flight = None
+        group = entry.group
+        now = self.rt.kernel.now
+        if group.state == "REMOVED" or not self.rt.alive:
+            self._kick()
+            return
+        plan = fit.assign(group, self.rt.nodes)
+        if plan is not None:
+            self._commit(group, plan)
+            self._kick()
+            return
+        group.failed_version = self.version
+        if fit.assign(group, self.rt.nodes, use_totals=True) is None:
+            group.scheduling_state = "INFEASIBLE"  # waits for a node to join (Ray's infeasible list)
+            self.infeasible.append(group)
+            self._kick()
+            return
+        recovering = group.state == "RESCHEDULING"
+        group.scheduling_state = "FAILED_TO_COMMIT_RESOURCES" if recovering else "NO_RESOURCES"
+        if policies.decide(self.policy, group, now) == "front":
+            self.queue.add(group, now, rank=0)
+        else:
+            self.queue.add(group, now, backoff=entry.backoff)
+        if recovering and self.rescheduler is not None and group.consulted != self.version:
+            group.consulted = self.version  # nothing it can see changes until the version does
+            from .diagnosis import RescheduleContext
+            self.rescheduler(RescheduleContext(self, group))
+        self._kick()
+
+    def _commit(self, group: Group, plan: dict) -> None:
+        for index, node in sorted(plan.items()):
+            group.bundles[index].reserve(node, group.pg_id)
+        group.scheduling_state = "FINISHED"
+        group.scheduling_latency_ms = (self.rt.kernel.now - group.created_at) * 1000.0
+        group.recovering_since = None
+        self._set_state(group, "CREATED")
+        entries, group.ready_entries = group.ready_entries, []
+        for entry, handle in entries:
+            self.rt.objects.store(entry, handle, entry.owner.node)
+        self.version += 1
+        self.rt.request_dispatch()  # tasks and actors waiting for these bundles can go now
+
+    def _hot_loop(self) -> bool:
+        """True when the next attempts are a pure rotation of failures (see the module doc)."""
+        if not getattr(self.policy, "stationary", False) or self.rescheduler is not None:
+            return False
+        zero = self.queue.rank_zero()
+        if not zero:
+            return False
+        now = self.rt.kernel.now
+        return all(e.group.failed_version == self.version and e.group.state != "REMOVED"
+                   and policies.decide(self.policy, e.group, now) == "front" for e in zero)
+
+    def settle(self) -> None:
+        """Turn a hot loop's arithmetic into state at `now`; its in-flight attempt becomes an event."""
+        seg = self.seg
+        if seg is None:
+            return
+        self.seg = None
+        k, now, cost, anchor, n0 = len(seg.groups), self.rt.kernel.now, self.cost, seg.anchor, seg.n0
+        # Attempts that ended strictly before now failed; the one ending at or after now is in
+        # flight. Same float expression as _start, so ties fall exactly as event by event.
+        done = max(0, int((now - anchor) / cost) - n0 - 1)
+        while anchor + (n0 + done + 1) * cost < now:
+            done += 1
+        while done > 0 and anchor + (n0 + done) * cost >= now:
+            done -= 1
+        started = done + 1
+        for pos, group in enumerate(seg.groups):
+            group.scheduling_attempt += (started - pos + k - 1) // k
+        self.total_attempts += started
+        self.queue.rotate_rank_zero(done)
+        entry = self.queue.pop()  # the attempt in flight now
+        self.in_flight = entry
+        self._anchor, self._n = anchor, n0 + done
+        self._last_finish = anchor + (n0 + done + 1) * cost
+        self.rt.kernel.at(self._last_finish, self._finish, entry, label="pg-attempt")
+
+    # -- tasks and actors in a group --------------------------------------------------------------
+    def pick(self, spec, strategy, req):
+        """The node whose bundle can take the work; rewrites its demand to the bundle's names."""
+        group = self.groups.get(strategy.placement_group.id)
+        if group is None or group.state == "REMOVED":
+            return None
+        base = getattr(spec, "pg_demand", None)
+        if base is None:
+            base = spec.pg_demand = dict(spec.resources)
+        actor = spec.actor if spec.kind == "actor_creation" else None
+        if actor is not None and getattr(actor, "pg_held", None) is None:
+            actor.pg_held = dict(actor.held)
+        index = strategy.placement_group_bundle_index
+        bundles = [group.bundles[index]] if index >= 0 else group.bundles
+        need = formatted(base, group.pg_id, index)
+        for bundle in bundles:
+            node = bundle.node
+            if node is not None and node.alive and node.fits(need):
+                spec.resources = need
+                if actor is not None:
+                    actor.held = formatted(actor.pg_held, group.pg_id, index)
+                return node
+        return None
+
+    def unschedulable(self, spec, strategy):
+        group = self.groups.get(strategy.placement_group.id)
+        if group is not None and group.state == "REMOVED":
+            cls = exc.ActorPlacementGroupRemoved if spec.kind == "actor_creation" else exc.TaskPlacementGroupRemoved
+            return cls(f"{spec.name} was scheduled into placement group {group.label}, which was removed.")
+        return None
+
+    def diagnose_lines(self) -> list[str]:
+        """Lines for the runtime's "nothing can make progress" message."""
+        if not self.groups:
+            return []
+        from .diagnosis import diagnose
+        return diagnose(self).lines()
+
+    def _set_state(self, group: Group, state: str) -> None:
+        if group.state != state:
+            self.rt.emit("pg.state", pg=group.label, old=group.state, new=state)
+            group.state = state
