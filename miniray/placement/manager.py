@@ -11,24 +11,13 @@ or read) first settles the segment at that instant. Counts stay exact; events st
 """
 from __future__ import annotations
 
-import math
-
 from .. import exceptions as exc
-from . import fit, policies
+from . import fastforward, fit, policies
 from .group import Bundle, Group, formatted
+from .fastforward import Segment
 from .queue import PendingQueue
 
 ATTEMPT_COST_S = 4.5e-6
-TICK_S = 1.0  # Ray's GcsPlacementGroupManager::Tick re-runs the queue every second
-
-
-class Segment:
-    """A hot loop in progress: `groups` take turns; its attempt j ends at anchor + (n0 + j + 1) * cost."""
-
-    __slots__ = ("anchor", "n0", "groups")
-
-    def __init__(self, anchor: float, n0: int, groups: list):
-        self.anchor, self.n0, self.groups = anchor, n0, groups
 
 
 class PlacementManager:
@@ -45,6 +34,7 @@ class PlacementManager:
         self.total_attempts = 0
         self.in_flight = None  # the queue Entry being scheduled now
         self.seg: Segment | None = None
+        self.dormant = False  # True: only backed-off groups are left and no event would wake them
         self._pass_timer = None
         self._tick_timer = None
         self._nodes_seen = len(rt.nodes)
@@ -67,6 +57,7 @@ class PlacementManager:
         self.settle()
         if group.state == "REMOVED":
             return
+        self._kill_users(group)
         for bundle in group.bundles:
             bundle.unreserve(group.pg_id)
         self._set_state(group, "REMOVED")
@@ -81,6 +72,19 @@ class PlacementManager:
         self.version += 1
         self.rt.request_dispatch()  # its reservations went back to the nodes' pools
         self._kick()
+
+    def _kill_users(self, group: Group) -> None:
+        """As Ray does, removing a group kills the actors and running tasks placed in it."""
+        def inside(opts) -> bool:
+            pg = getattr(opts.get("scheduling_strategy"), "placement_group", None)
+            return pg is not None and pg.id == group.pg_id
+
+        for actor in list(self.rt.actors.actors.values()):
+            if actor.state != "DEAD" and inside(actor.opts):
+                self.rt.actors.kill(actor, no_restart=True)
+        for spec in list(self.rt.tasks.all):
+            if spec.kind == "task" and spec.state == "RUNNING" and spec.worker is not None and inside(spec.opts):
+                self.rt.kill_worker(spec.worker, "placement_group_removed")
 
     def ready_entry(self, group: Group, entry, handle) -> None:
         if group.state == "CREATED":
@@ -153,14 +157,20 @@ class PlacementManager:
         if entry is None:
             return
         if entry.rank > now:
-            self._arm_tick(entry.rank)
+            if fastforward.quiet(self):
+                self.dormant = True  # no event left: ticks are computed if anyone looks later
+            else:
+                self._arm_tick(entry.rank)
             return
-        if self._hot_loop():
-            self._next_slot(now)
-            self.seg = Segment(self._anchor, self._n, [e.group for e in self.queue.rank_zero()])
-            self.rt.emit("pg.hot_loop", groups=[g.label for g in self.seg.groups])
+        if self.hot_loop():
+            self.begin_hot_loop(now)
             return
         self._start(self.queue.pop(), now)
+
+    def begin_hot_loop(self, now: float) -> None:
+        self._next_slot(now)
+        self.seg = Segment(self._anchor, self._n, [e.group for e in self.queue.rank_zero()])
+        self.rt.emit("pg.hot_loop", groups=[g.label for g in self.seg.groups])
 
     def _next_slot(self, now: float) -> None:
         """Number the attempt starting now: the next in a back-to-back run, or a new run."""
@@ -169,18 +179,23 @@ class PlacementManager:
         else:
             self._anchor, self._n = now, 0
 
-    def _start(self, entry, now: float) -> None:
+    def begin(self, entry, now: float) -> float:
+        """Count an attempt starting now; returns when its result is known."""
         entry.group.scheduling_attempt += 1
         self.total_attempts += 1
-        self.in_flight = entry
         self._next_slot(now)
         self._last_finish = self._anchor + (self._n + 1) * self.cost
-        self.rt.kernel.at(self._last_finish, self._finish, entry, label="pg-attempt")
+        return self._last_finish
+
+    def run_in_flight(self, entry, finish: float) -> None:
+        self.in_flight = entry
+        self.rt.kernel.at(finish, self._finish, entry, label="pg-attempt")
+
+    def _start(self, entry, now: float) -> None:
+        self.run_in_flight(entry, self.begin(entry, now))
 
     def _arm_tick(self, rank: float) -> None:
-        when = math.ceil(rank / TICK_S - 1e-9) * TICK_S
-        if when < rank:
-            when += TICK_S
+        when = fastforward.tick_after(rank)
         timer = self._tick_timer
         if timer is not None and not timer.cancelled and timer.time <= when and timer.time >= self.rt.kernel.now:
             return
@@ -193,23 +208,23 @@ class PlacementManager:
         self._kick()
 
     def _finish(self, entry) -> None:
-        """The attempt's result: reserve every unplaced bundle, or requeue per the policy."""
         self.in_flight = None
+        self.outcome(entry, self.rt.kernel.now)
+        self._kick()
+
+    def outcome(self, entry, now: float) -> None:
+        """The attempt's result: reserve every unplaced bundle, or requeue per the policy."""
         group = entry.group
-        now = self.rt.kernel.now
         if group.state == "REMOVED" or not self.rt.alive:
-            self._kick()
             return
         plan = fit.assign(group, self.rt.nodes)
         if plan is not None:
             self._commit(group, plan)
-            self._kick()
             return
         group.failed_version = self.version
         if fit.assign(group, self.rt.nodes, use_totals=True) is None:
             group.scheduling_state = "INFEASIBLE"  # waits for a node to join (Ray's infeasible list)
             self.infeasible.append(group)
-            self._kick()
             return
         recovering = group.state == "RESCHEDULING"
         group.scheduling_state = "FAILED_TO_COMMIT_RESOURCES" if recovering else "NO_RESOURCES"
@@ -221,7 +236,6 @@ class PlacementManager:
             group.consulted = self.version  # nothing it can see changes until the version does
             from .diagnosis import RescheduleContext
             self.rescheduler(RescheduleContext(self, group))
-        self._kick()
 
     def _commit(self, group: Group, plan: dict) -> None:
         for index, node in sorted(plan.items()):
@@ -236,7 +250,7 @@ class PlacementManager:
         self.version += 1
         self.rt.request_dispatch()  # tasks and actors waiting for these bundles can go now
 
-    def _hot_loop(self) -> bool:
+    def hot_loop(self) -> bool:
         """True when the next attempts are a pure rotation of failures (see the module doc)."""
         if not getattr(self.policy, "stationary", False) or self.rescheduler is not None:
             return False
@@ -248,29 +262,12 @@ class PlacementManager:
                    and policies.decide(self.policy, e.group, now) == "front" for e in zero)
 
     def settle(self) -> None:
-        """Turn a hot loop's arithmetic into state at `now`; its in-flight attempt becomes an event."""
-        seg = self.seg
-        if seg is None:
-            return
-        self.seg = None
-        k, now, cost, anchor, n0 = len(seg.groups), self.rt.kernel.now, self.cost, seg.anchor, seg.n0
-        # Attempts that ended strictly before now failed; the one ending at or after now is in
-        # flight. Same float expression as _start, so ties fall exactly as event by event.
-        done = max(0, int((now - anchor) / cost) - n0 - 1)
-        while anchor + (n0 + done + 1) * cost < now:
-            done += 1
-        while done > 0 and anchor + (n0 + done) * cost >= now:
-            done -= 1
-        started = done + 1
-        for pos, group in enumerate(seg.groups):
-            group.scheduling_attempt += (started - pos + k - 1) // k
-        self.total_attempts += started
-        self.queue.rotate_rank_zero(done)
-        entry = self.queue.pop()  # the attempt in flight now
-        self.in_flight = entry
-        self._anchor, self._n = anchor, n0 + done
-        self._last_finish = anchor + (n0 + done + 1) * cost
-        self.rt.kernel.at(self._last_finish, self._finish, entry, label="pg-attempt")
+        """Bring arithmetic shortcuts (a hot loop, skipped ticks) up to `now` as real state."""
+        while self.seg is not None or self.dormant:
+            if self.seg is not None:
+                fastforward.settle_segment(self)  # leaves an attempt in flight: ends the loop
+            else:
+                fastforward.wake(self)  # may find a hot loop again, which the next turn settles
 
     # -- tasks and actors in a group --------------------------------------------------------------
     def pick(self, spec, strategy, req):

@@ -1,4 +1,6 @@
 """Placement groups as Ray 2.60 shows them: API, strategies, bundles for tasks and actors, node loss."""
+import time
+
 import pytest
 
 import miniray
@@ -185,3 +187,30 @@ def test_errors_name_the_fix(make_cluster):
     with pytest.raises(ValueError, match="out of range"):
         PlacementGroupSchedulingStrategy(pg, placement_group_bundle_index=1)
     assert isinstance(pg, PlacementGroup)
+
+
+def test_removing_a_group_kills_its_actors_and_running_tasks(make_cluster):
+    c, nodes = make_cluster([{"num_cpus": 2}])
+    pg = placement_group([{"CPU": 1}, {"CPU": 1}])
+    pg.wait(1)
+
+    @miniray.remote
+    class A:
+        def ping(self):
+            return 1
+
+    @miniray.remote(max_retries=1)
+    def slow():
+        time.sleep(100)
+        return 1
+
+    a = A.options(num_cpus=1, scheduling_strategy=PlacementGroupSchedulingStrategy(pg, 0)).remote()
+    miniray.get(a.ping.remote())
+    ref = slow.options(scheduling_strategy=PlacementGroupSchedulingStrategy(pg, 1)).remote()
+    sim.sleep(1)
+    remove_placement_group(pg)
+    with pytest.raises(exc.RayActorError):
+        miniray.get(a.ping.remote(), timeout=5)
+    with pytest.raises(exc.TaskPlacementGroupRemoved):  # its retry finds the group gone
+        miniray.get(ref, timeout=5)
+    assert miniray.available_resources()["CPU"] == 2.0

@@ -172,7 +172,8 @@ def test_waiting_forever_on_a_hot_loop_stops_with_the_diagnosis(scenario):
     assert "PG_A -> PG_B -> PG_A" in text and "PG_C is due but has had 0 scheduling attempts" in text
 
 
-def test_hot_loop_arithmetic_matches_attempt_by_attempt_simulation(scenario):
+@pytest.mark.parametrize("steps", [(0.0301, 0.0203, 0.0004), (4.5e-6, 1e-5, 9e-6), (0.00123, 3.3e-5, 0.007)])
+def test_hot_loop_arithmetic_matches_attempt_by_attempt_simulation(scenario, steps):
     """The batched hot loop must count exactly what one event per attempt counts."""
     def unbatched(pg, now):
         return policies.ray_2_60(pg, now)  # same answers, but not marked stationary
@@ -181,14 +182,32 @@ def test_hot_loop_arithmetic_matches_attempt_by_attempt_simulation(scenario):
     for policy in ("ray-2.60", unbatched):
         s = scenario(policy)
         s.lose(1)
-        sim.sleep(0.0301)
+        sim.sleep(steps[0])
         s.lose(2)
         C = s.add_pg_c()
-        sim.sleep(0.0203)
-        results.append([s.stats(g) for g in (s.A, s.B, C)] + [round(sim.now(), 9)])
+        sim.sleep(steps[1])
+        first = [s.attempts(g) for g in (s.A, s.B, C)]  # a read settles the loop mid-way
+        sim.sleep(steps[2])
+        results.append([first] + [s.stats(g) for g in (s.A, s.B, C)] + [sim.now()])
         s.close()
     assert results[0] == results[1]
-    assert results[0][0]["scheduling_attempt"] > 6000
+    assert results[0][1]["scheduling_attempt"] > 2
+
+
+def test_a_learner_policy_with_bounded_priority_ends_the_starvation(scenario):
+    """Strict priority for 10 ms of recovery, then backoff: one of the blog's other contracts."""
+    def bounded(pg, now):
+        if pg.state == "RESCHEDULING" and now - pg.recovering_since < 0.010:
+            return "front"
+        return "backoff"
+
+    s = scenario(bounded)
+    s.lose(1)
+    C = s.add_pg_c()
+    assert C.wait(timeout_seconds=1) is True
+    a = s.stats(s.A)
+    assert 2_000 < a["scheduling_attempt"] < 2_300  # ~10 ms at 222k/s, then it backed off
+    assert a["highest_retry_delay_ms"] == 100.0
 
 
 # -- the same case under the backoff policy (Ray PR #65970) ---------------------------------------
@@ -282,3 +301,57 @@ def test_same_seed_same_log(scenario):
         logs.append((sim.log_text(), placement_group_table()))
         s.close()
     assert logs[0] == logs[1]
+
+
+def test_a_hot_loop_sees_capacity_freed_by_a_finishing_task_within_one_attempt(scenario):
+    s = scenario("ray-2.60")
+    n5 = s.c.add_node(num_cpus=1, labels={"tier": "L2"})
+
+    @miniray.remote(num_cpus=1, label_selector={"tier": "L2"})
+    def busy():
+        time.sleep(5.0)
+        return 1
+
+    ref = busy.remote()
+    sim.sleep(0.5)
+    assert s.c.rt.tasks.all[-1].node is n5
+    s.lose(1)  # PG_A's L2 bundle can only go to n5, busy for 4.5 more seconds
+    miniray.get(s.A.ready())
+    finished = [e for e in sim.event_log() if e.kind == "task.finish"][-1].time
+    assert 0 <= sim.now() - finished <= 2 * 4.5e-6
+    assert placement_group_table(s.A)["bundles_to_node_id"][1] == n5.node_id
+    assert s.attempts(s.A) > 4.4 * 220_000
+    assert miniray.get(ref) == 1
+
+
+def test_waiting_forever_under_backoff_stops_with_the_cycle_not_the_event_budget(scenario):
+    s = scenario("backoff")
+    s.lose(1)
+    s.lose(2)
+    start = time.perf_counter()
+    with pytest.raises(Stalled, match="PG_A -> PG_B -> PG_A"):
+        miniray.get(s.A.ready())
+    assert time.perf_counter() - start < 1.0
+    sim.sleep(10.0)  # the skipped Ticks still happen: counts keep moving after the stall
+    assert 8 <= s.attempts(s.A) <= 20
+
+
+@pytest.mark.parametrize("steps", [(0.3, 2.0, 10.0, 3.7), (1.0, 1.0, 0.05, 20.0), (1e-5, 4.0, 2.0, 0.6)])
+def test_skipped_ticks_count_exactly_what_real_ticks_count(scenario, steps):
+    """While nothing else is scheduled the manager skips its Ticks; a read replays them."""
+    results = []
+    for keep_awake in (False, True):
+        s = scenario("backoff")
+        if keep_awake:  # a far-away event: the manager never thinks it is alone, ticks for real
+            s.c.rt.kernel.at(1e7, lambda: None, label="awake")
+        s.lose(1)
+        sim.sleep(steps[0])
+        s.lose(2)
+        sim.sleep(steps[1])
+        mid = [s.stats(g) for g in (s.A, s.B)]
+        sim.sleep(steps[2])
+        C = s.add_pg_c()
+        sim.sleep(steps[3])
+        results.append([mid] + [s.stats(g) for g in (s.A, s.B, C)])
+        s.close()
+    assert results[0] == results[1]
