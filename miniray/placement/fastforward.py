@@ -54,7 +54,9 @@ def settle_segment(m) -> None:
     m.queue.rotate_rank_zero(done)
     m._anchor, m._n = anchor, n0 + done
     m._last_finish = anchor + (n0 + done + 1) * cost
-    m.run_in_flight(m.queue.pop(), m._last_finish)
+    entry = m.queue.pop()
+    entry.group.attempt_started = anchor + (n0 + done) * cost
+    m.run_in_flight(entry, m._last_finish)
 
 
 def quiet(m) -> bool:

@@ -76,7 +76,9 @@ class Group:
         self.scheduling_attempt = 0
         self.scheduling_state = "QUEUED"
         self.highest_retry_delay_ms = 0.0
-        self.scheduling_latency_ms = 0.0
+        self.scheduling_latency_ms = 0.0  # the successful attempt's own duration
+        self.creation_latency_ms = 0.0  # from the request to CREATED
+        self.attempt_started = created_at
         self.ready_entries: list = []  # ObjectEntries that pg.ready() handed out, not yet stored
         self.failed_version = -1  # the manager's state version at this group's last failed attempt
         self.recovering_since: float | None = None
@@ -103,7 +105,7 @@ class Group:
             "strategy": self.strategy,
             "state": self.state,
             "stats": {
-                "end_to_end_creation_latency_ms": self.scheduling_latency_ms,
+                "end_to_end_creation_latency_ms": self.creation_latency_ms,
                 "scheduling_latency_ms": self.scheduling_latency_ms,
                 "scheduling_attempt": self.scheduling_attempt,
                 "highest_retry_delay_ms": self.highest_retry_delay_ms,

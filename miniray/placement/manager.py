@@ -182,6 +182,7 @@ class PlacementManager:
     def begin(self, entry, now: float) -> float:
         """Count an attempt starting now; returns when its result is known."""
         entry.group.scheduling_attempt += 1
+        entry.group.attempt_started = now
         self.total_attempts += 1
         self._next_slot(now)
         self._last_finish = self._anchor + (self._n + 1) * self.cost
@@ -241,7 +242,8 @@ class PlacementManager:
         for index, node in sorted(plan.items()):
             group.bundles[index].reserve(node, group.pg_id)
         group.scheduling_state = "FINISHED"
-        group.scheduling_latency_ms = (self.rt.kernel.now - group.created_at) * 1000.0
+        group.scheduling_latency_ms = (self.rt.kernel.now - group.attempt_started) * 1000.0
+        group.creation_latency_ms = (self.rt.kernel.now - group.created_at) * 1000.0
         group.recovering_since = None
         self._set_state(group, "CREATED")
         entries, group.ready_entries = group.ready_entries, []

@@ -93,11 +93,11 @@ def placement_group(bundles: list, strategy: str = "PACK", name: str = "", lifet
                          "bundles; give one selector dict per bundle (use {} for no constraint).")
     rt = context.runtime("placement_group")
     mgr = _manager(rt)
-    if name and any(g.name == name and g.state != "REMOVED" for g in mgr.groups.values()):
-        raise ValueError(f"Failed to create placement group '{name}' because name is already "
-                         "taken; pick another name or remove_placement_group() the old one.")
 
-    def live():
+    def live():  # journaled inside a task body: a replay must not see its own group as a clash
+        if name and any(g.name == name and g.state != "REMOVED" for g in mgr.groups.values()):
+            raise ValueError(f"Failed to create placement group '{name}' because name is already "
+                             "taken; pick another name or remove_placement_group() the old one.")
         pg_id = rt.ids.new("pg")
         mgr.create(pg_id, [dict(b) for b in bundles], strategy, name, [dict(s) for s in selectors])
         return PlacementGroup(pg_id, bundles)
@@ -121,6 +121,17 @@ def get_placement_group(placement_group_name: str) -> PlacementGroup:
     raise ValueError(f"Failed to look up placement group with name: {placement_group_name}")
 
 
+def get_current_placement_group() -> PlacementGroup | None:
+    """The group the calling task or actor was scheduled into, or None (always None in the driver)."""
+    rt = context.runtime("get_current_placement_group")
+    if not rt.current:
+        return None
+    worker = rt.caller()
+    opts = worker.actor.opts if worker.actor is not None else (worker.task.opts if worker.task else {})
+    pg = getattr(opts.get("scheduling_strategy"), "placement_group", None)
+    return pg if isinstance(pg, PlacementGroup) else None
+
+
 def placement_group_table(placement_group: PlacementGroup | None = None) -> dict:
     """Every group's state and stats keyed by id, or one group's entry."""
     rt = context.runtime("placement_group_table")
@@ -131,4 +142,4 @@ def placement_group_table(placement_group: PlacementGroup | None = None) -> dict
 
 
 __all__ = ["PlacementGroup", "placement_group", "remove_placement_group", "get_placement_group",
-           "placement_group_table"]
+           "get_current_placement_group", "placement_group_table"]

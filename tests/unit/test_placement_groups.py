@@ -214,3 +214,32 @@ def test_removing_a_group_kills_its_actors_and_running_tasks(make_cluster):
     with pytest.raises(exc.TaskPlacementGroupRemoved):  # its retry finds the group gone
         miniray.get(ref, timeout=5)
     assert miniray.available_resources()["CPU"] == 2.0
+
+
+def test_get_current_placement_group_inside_and_outside(make_cluster):
+    from miniray.util.placement_group import get_current_placement_group
+    c, nodes = make_cluster([{"num_cpus": 2}])
+    pg = placement_group([{"CPU": 1}])
+    pg.wait(1)
+
+    @miniray.remote
+    def current():
+        return get_current_placement_group()
+
+    assert get_current_placement_group() is None
+    assert miniray.get(current.options(scheduling_strategy=PlacementGroupSchedulingStrategy(pg)).remote()) == pg
+    assert miniray.get(current.remote()) is None
+
+
+def test_a_task_can_create_a_named_group_and_block_on_it(make_cluster):
+    """Bodies replay after blocking: creating the group must not run twice (or clash by name)."""
+    c, nodes = make_cluster([{"num_cpus": 2}])
+
+    @miniray.remote(num_cpus=1)
+    def make():
+        inner = placement_group([{"CPU": 1}], name="inner")
+        miniray.get(inner.ready())
+        return placement_group_table(inner)["state"]
+
+    assert miniray.get(make.remote()) == "CREATED"
+    assert [row["name"] for row in placement_group_table().values()] == ["inner"]
