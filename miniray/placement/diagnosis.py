@@ -13,6 +13,8 @@ An edge W -> H means: a bundle of W can only go on nodes where H's reservations 
 """
 from __future__ import annotations
 
+from ..cluster import label_matches
+
 
 class Diagnosis:
     def __init__(self, edges, cycles, starved, spinning, infeasible, attempts):
@@ -55,7 +57,6 @@ def wait_for_graph(manager) -> list[tuple]:
         if waiter.state not in ("PENDING", "RESCHEDULING"):
             continue
         for bundle in waiter.unplaced():
-            from ..cluster import label_matches
             hosts = [n for n in manager.rt.nodes if n.alive and label_matches(n.labels, bundle.selector)
                      and n.feasible(bundle.resources)]
             if any(n.fits(bundle.resources) for n in hosts):

@@ -36,17 +36,17 @@ def assign(group, nodes, use_totals: bool = False) -> dict | None:
     todo = group.unplaced()
     strategy = group.strategy
     if strategy == "STRICT_PACK":
-        targets = list(dict.fromkeys(used)) or alive
-        for node in targets:
-            if len(targets) > 1 and used:
-                return None  # survivors split across nodes: STRICT_PACK can't be repaired
-            if all(label_matches(node.labels, b.selector) for b in todo):
-                need: dict = {}
-                for b in todo:
-                    for k, v in b.resources.items():
-                        need[k] = need.get(k, 0.0) + v
-                if node.alive and _fits(pools.get(node.index, {}), need):
-                    return {b.index: node for b in todo}
+        homes = list(dict.fromkeys(used))
+        if len(homes) > 1:
+            return None  # survivors already split across nodes: cannot be packed again
+        need: dict = {}
+        for b in todo:
+            for k, v in b.resources.items():
+                need[k] = need.get(k, 0.0) + v
+        for node in homes or alive:  # a recovering group must come back to its survivors' node
+            if node.alive and all(label_matches(node.labels, b.selector) for b in todo) \
+                    and _fits(pools.get(node.index, {}), need):
+                return {b.index: node for b in todo}
         return None
     out: dict = {}
     for b in todo:

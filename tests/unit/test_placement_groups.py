@@ -243,3 +243,16 @@ def test_a_task_can_create_a_named_group_and_block_on_it(make_cluster):
 
     assert miniray.get(make.remote()) == "CREATED"
     assert [row["name"] for row in placement_group_table().values()] == ["inner"]
+
+
+def test_soft_spread_shares_a_node_when_it_must_and_strict_pack_recovers_whole(make_cluster):
+    c, nodes = make_cluster([{"num_cpus": 2}])
+    spread = placement_group([{"CPU": 1}, {"CPU": 1}], strategy="SPREAD")
+    assert spread.wait(1) and node_of(spread, 0) == node_of(spread, 1)
+    remove_placement_group(spread)
+    packed = placement_group([{"CPU": 1}, {"CPU": 1}], strategy="STRICT_PACK")
+    assert packed.wait(1)
+    other = c.add_node(num_cpus=2)
+    c.remove_node(nodes[0])  # both bundles lost together: the group moves as a whole
+    assert packed.wait(1)
+    assert node_of(packed, 0) == node_of(packed, 1) == other.node_id
