@@ -26,6 +26,9 @@ class PlacementManager:
         cfg = rt.system_config
         self.policy = policies.resolve(cfg.get("placement_group_queue_policy"))
         self.cost = float(cfg.get("placement_group_attempt_cost_s", ATTEMPT_COST_S))
+        if not self.cost > 0:
+            raise ValueError(f"placement_group_attempt_cost_s must be a positive number of virtual "
+                             f"seconds (default {ATTEMPT_COST_S}), got {self.cost!r}.")
         self.rescheduler = cfg.get("placement_group_rescheduler")
         self.groups: dict[str, Group] = {}
         self.queue = PendingQueue()

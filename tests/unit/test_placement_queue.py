@@ -355,3 +355,14 @@ def test_skipped_ticks_count_exactly_what_real_ticks_count(scenario, steps):
         results.append([mid] + [s.stats(g) for g in (s.A, s.B, C)])
         s.close()
     assert results[0] == results[1]
+
+
+def test_attempt_cost_sets_the_hot_loop_rate(scenario):
+    s = scenario("ray-2.60", placement_group_attempt_cost_s=1e-3)
+    s.lose(1)
+    sim.sleep(0.5)
+    a0 = s.attempts(s.A)
+    sim.sleep(2.0)
+    assert s.attempts(s.A) - a0 == 2000
+    with pytest.raises(ValueError, match="positive"):
+        Scenario("ray-2.60", placement_group_attempt_cost_s=0)
