@@ -62,7 +62,7 @@ def settle_segment(m) -> None:
 def quiet(m) -> bool:
     """Nothing but the manager's own tick is scheduled, and every queued group failed against
     the cluster as it is: the future is the same retry forever until something outside acts."""
-    if m.rescheduler is not None:
+    if not m.consulted_all(m.queue.entries):
         return False
     if any(e.group.failed_version != m.version for e in m.queue.entries):
         return False

@@ -170,6 +170,12 @@ class PlacementManager:
             return
         self._start(self.queue.pop(), now)
 
+    def consulted_all(self, entries) -> bool:
+        """The rescheduler (if any) already saw each recovering group fail against this state,
+        so it won't be asked again until the state changes: the next failures are plain."""
+        return self.rescheduler is None or all(
+            e.group.consulted == self.version for e in entries if e.group.state == "RESCHEDULING")
+
     def begin_hot_loop(self, now: float) -> None:
         self._next_slot(now)
         self.seg = Segment(self._anchor, self._n, [e.group for e in self.queue.rank_zero()])
@@ -257,10 +263,10 @@ class PlacementManager:
 
     def hot_loop(self) -> bool:
         """True when the next attempts are a pure rotation of failures (see the module doc)."""
-        if not getattr(self.policy, "stationary", False) or self.rescheduler is not None:
+        if not getattr(self.policy, "stationary", False):
             return False
         zero = self.queue.rank_zero()
-        if not zero:
+        if not zero or not self.consulted_all(zero):
             return False
         now = self.rt.kernel.now
         return all(e.group.failed_version == self.version and e.group.state != "REMOVED"

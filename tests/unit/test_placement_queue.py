@@ -366,3 +366,14 @@ def test_attempt_cost_sets_the_hot_loop_rate(scenario):
     assert s.attempts(s.A) - a0 == 2000
     with pytest.raises(ValueError, match="positive"):
         Scenario("ray-2.60", placement_group_attempt_cost_s=0)
+
+
+def test_a_rescheduler_that_declines_is_asked_once_per_state_and_the_loop_still_batches(scenario):
+    calls = []
+    s = scenario("ray-2.60", placement_group_rescheduler=lambda ctx: calls.append((ctx.group.label, ctx.now)))
+    s.lose(1)
+    s.lose(2)
+    C = s.add_pg_c()
+    assert C.wait(timeout_seconds=35) is False
+    assert sorted(label for label, _ in calls) == ["PG_A", "PG_B"]
+    assert s.c.rt.kernel.steps < 200 and s.attempts(s.A) > 35 * 100_000
