@@ -161,7 +161,12 @@ class PlacementManager:
             return
         if entry.rank > now:
             if fastforward.quiet(self):
-                self.dormant = True  # no event left: ticks are computed if anyone looks later
+                # No event left but our own Tick: drop it (wake() replays the ticks exactly),
+                # so a driver waiting forever sees an empty kernel and gets Stalled.
+                self.dormant = True
+                if self._tick_timer is not None:
+                    self._tick_timer.cancel()
+                    self._tick_timer = None
             else:
                 self._arm_tick(entry.rank)
             return
