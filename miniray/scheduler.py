@@ -9,6 +9,8 @@ class Scheduler:
     def __init__(self, rt):
         self.rt = rt
         self.spread_next = 0
+        # Predicates a node must pass to receive new work (e.g. failure attribution's blacklist).
+        self.node_filters: list = []
 
     def placement_key(self, spec) -> tuple:
         strategy = spec.opts.get("scheduling_strategy")
@@ -18,7 +20,8 @@ class Scheduler:
 
     def candidates(self, spec, req: dict) -> list:
         selector = spec.opts.get("label_selector")
-        return [n for n in self.rt.nodes if n.alive and n.feasible(req) and label_matches(n.labels, selector)]
+        return [n for n in self.rt.nodes if n.alive and n.feasible(req) and label_matches(n.labels, selector)
+                and all(keep(n) for keep in self.node_filters)]
 
     def pick(self, spec, req: dict | None = None):
         req = spec.resources if req is None else req

@@ -63,13 +63,7 @@ class Attribution:
             self._on_record(rec)
         rt.log.listeners.append(self._on_record)
         if blacklist:
-            # Filter the scheduler's candidate nodes: wrapping the instance keeps the core untouched.
-            core_candidates = rt.scheduler.candidates
-
-            def candidates(spec, req):
-                return [n for n in core_candidates(spec, req) if n.name not in self.blacklisted]
-
-            rt.scheduler.candidates = candidates
+            rt.scheduler.node_filters.append(lambda node: node.name not in self.blacklisted)
 
     def _on_record(self, rec) -> None:
         if rec.kind == "task.start":

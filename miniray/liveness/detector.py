@@ -54,14 +54,8 @@ class Detector:
         self.zombies: dict[str, str] = {}  # superseded attempt key -> node name
         self.timer = None
         # Re-arm the probe pump whenever the core asks for a scheduling pass: that is the one
-        # call every submission, retry and release goes through, so no core change is needed.
-        core_dispatch = rt.request_dispatch
-
-        def request_dispatch() -> None:
-            core_dispatch()
-            self.arm(queued=True)
-
-        rt.request_dispatch = request_dispatch
+        # call every submission, retry and release goes through.
+        rt.dispatch_listeners.append(lambda: self.arm(queued=True))
         rt.liveness = self
         rt.emit("liveness.enabled", probe_interval_s=self.interval, unhealthy_threshold=self.threshold)
         self.arm(queued=True)
