@@ -54,6 +54,8 @@ class BodyRun:
         self.waiting: str = ""  # what it is blocked on, for the stall diagnosis
         self.timers: list = []
         self.crash_step = rt.faults.crash_step(key)
+        self.runs = 0
+        self.lines = 0  # user-code lines executed, across replays, when a line budget is set
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -79,9 +81,10 @@ class BodyRun:
         if node.frozen_until > self.rt.kernel.now:  # a paused node runs nothing until it resumes
             self.timers.append(self.rt.kernel.at(node.frozen_until, self._run))
             return
-        if self.cursor and self.instance is not None and self.snapshot is not None:
+        if self.runs and self.instance is not None and self.snapshot is not None:
             self.instance.__dict__.clear()
             self.instance.__dict__.update(copy.deepcopy(self.snapshot))
+        self.runs += 1
         self.cursor = 0
         self.waiting = ""
         buf = io.StringIO()
@@ -89,7 +92,11 @@ class BodyRun:
         self.rt.current.append(self)
         sys.stdout = buf
         outcome: tuple[str, Any] | None = None
+        budget = self.rt.config.get("max_body_lines")
+        saved_trace = sys.gettrace() if budget else None
         try:
+            if budget:
+                sys.settrace(_line_counter(self, budget))
             result = self.fn(*self.args, **self.kwargs)
             if self.crash_step is not None and self.crash_step == self.cursor:
                 raise WorkerExit(f"injected crash after step {self.cursor} of {self.key}")
@@ -101,6 +108,8 @@ class BodyRun:
         except Exception as e:  # the user's exception: becomes RayTaskError(...) for the caller
             outcome = ("raise", (e, _remote_traceback(e)))
         finally:
+            if budget:
+                sys.settrace(saved_trace)
             sys.stdout = saved_stdout
             self.rt.current.pop()
             self._flush(buf.getvalue())
@@ -178,6 +187,32 @@ class BodyRun:
             self.block(f"time.sleep({seconds})")
 
         self.interact(live)
+
+
+class LineBudgetExceeded(BaseException):
+    """Raised inside a body past its line budget; BaseException so `except Exception` can't eat it."""
+
+
+def _line_counter(body: BodyRun, budget: int):
+    """A trace function counting lines of user code only, so the count is the same everywhere."""
+    package = __name__.rsplit(".", 1)[0]
+
+    def local(frame, event, arg):
+        if event == "line":
+            body.lines += 1
+            if body.lines > budget:
+                raise LineBudgetExceeded(
+                    f"line budget exhausted: {body.key} ran more than {budget} lines "
+                    f"(max_body_lines). Does a loop in it never end? Raise the budget with "
+                    f"miniray.sim.set_budget(max_body_lines=...) if the work is just long.")
+        return local
+
+    def global_(frame, event, arg):
+        if frame.f_globals.get("__name__", "").startswith(package):
+            return None
+        return local
+
+    return global_
 
 
 def _remote_traceback(e: BaseException) -> str:

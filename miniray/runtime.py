@@ -11,6 +11,7 @@ from typing import Callable
 
 from .actors import ActorManager
 from .cluster import Node, Worker
+from .execution import LineBudgetExceeded
 from .faults import FaultInjector
 from .ids import IdMaker
 from .kernel import Kernel
@@ -29,6 +30,7 @@ DEFAULT_CONFIG = {
     # course's spill cliff is at the store size, so miniray's default is 1.0 (set it to 0.8 to match).
     "object_spilling_threshold": 1.0,
     "object_spilling_read_bytes_per_s": 500e6,  # a local SSD read, the seed's 500 MB/s
+    "max_body_lines": None,  # lines of user code one attempt may run; None: no limit (as in Ray)
 }
 
 
@@ -189,7 +191,10 @@ class Runtime:
             raise BudgetExceeded(
                 f"virtual-time budget exhausted: the next event is at {nxt:.3f}s, past "
                 f"max_virtual_seconds={self.config['max_virtual_seconds']}.")
-        return kernel.step()
+        try:
+            return kernel.step()
+        except LineBudgetExceeded as e:
+            raise BudgetExceeded(str(e)) from None
 
     def run_until(self, done: Callable[[], bool], timeout: float | None, what: str) -> bool:
         """Run events until `done()`; False if the timeout (virtual seconds) passes first."""

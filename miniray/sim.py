@@ -14,12 +14,14 @@ from typing import Any, Callable, Iterable
 
 from . import api, context
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
+from .observe.blob import Blob
+from .observe.metrics import metrics
 from .runtime import BudgetExceeded, SimulationError, Stalled
 
 __all__ = ["now", "sleep", "set_seed", "set_budget", "schedule", "inject", "kill_node", "kill_worker",
            "kill_actor", "pause_node", "hang_node", "lose_object", "crash", "event_log", "log_text",
            "choice_points", "run", "Run", "Fault", "parse_token", "random_schedule",
-           "SimulationError", "BudgetExceeded", "Stalled"]
+           "SimulationError", "BudgetExceeded", "Stalled", "metrics", "Blob"]
 
 
 def _rt():
@@ -48,9 +50,12 @@ def set_seed(seed: int) -> None:
     api._pending["seed"] = int(seed)
 
 
-def set_budget(max_events: int | None = None, max_virtual_seconds: float | None = None) -> None:
-    """Event and virtual-time budgets: a run past them stops with BudgetExceeded."""
+def set_budget(max_events: int | None = None, max_virtual_seconds: float | None = None,
+               max_body_lines: int | None = None) -> None:
+    """Event, virtual-time and per-attempt line budgets: a run past one stops with BudgetExceeded."""
     budget = api._pending["budget"]
+    if max_body_lines is not None:
+        budget["max_body_lines"] = int(max_body_lines)
     if max_events is not None:
         budget["max_events"] = int(max_events)
     if max_virtual_seconds is not None:
@@ -143,7 +148,7 @@ class Run:
 
 
 def run(scenario: Callable[[], Any], *, seed: int = 0, faults: Iterable[Fault | str] = (),
-        max_events: int | None = None) -> Run:
+        max_events: int | None = None, max_body_lines: int | None = None) -> Run:
     """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule."""
     if context.current() is not None:
         api.shutdown()
@@ -152,6 +157,8 @@ def run(scenario: Callable[[], Any], *, seed: int = 0, faults: Iterable[Fault | 
     api._pending.update(seed=seed, faults=faults, budget=dict(saved["budget"]))
     if max_events is not None:
         api._pending["budget"]["max_events"] = max_events
+    if max_body_lines is not None:
+        api._pending["budget"]["max_body_lines"] = max_body_lines
     result = Run(seed=seed, faults=faults)
     context._state["last"] = None
     try:

@@ -129,3 +129,62 @@ def test_choice_points_enumerate_and_replay_each_crash():
 def test_fault_tokens_round_trip():
     f = Fault("pause_node", "node:2", at=3.5, duration=2.0)
     assert sim.parse_token(f.token()) == f
+
+
+def test_line_budget_stops_a_body_that_never_ends():
+    def scenario():
+        miniray.init(num_cpus=1)
+
+        @miniray.remote
+        def spin():
+            n = 0
+            while True:
+                n += 1
+
+        return miniray.get(spin.remote())
+
+    run = sim.run(scenario, max_body_lines=10_000)
+    assert isinstance(run.error, sim.BudgetExceeded)
+    assert "spin#1/1 ran more than 10000 lines" in str(run.error)
+
+
+def test_line_budget_counts_replays_and_leaves_normal_bodies_alone():
+    def scenario():
+        miniray.init(num_cpus=2)
+
+        @miniray.remote
+        def naps(k):
+            total = 0
+            for i in range(k):
+                time.sleep(1)
+                total += i
+            return total
+
+        return miniray.get([naps.remote(5), naps.remote(3)])
+
+    assert sim.run(scenario, max_body_lines=1_000).value == [10, 3]
+
+
+def test_actor_state_is_restored_before_a_replay():
+    def scenario():
+        miniray.init(num_cpus=2)
+
+        @miniray.remote
+        class Acc:
+            def __init__(self):
+                self.items = []
+
+            def add_then_wait(self, x, refs):
+                self.items.append(x)  # mutated before blocking: must not be doubled by the replay
+                miniray.get(refs[0])
+                return list(self.items)
+
+        @miniray.remote
+        def later():
+            time.sleep(3)
+            return 1
+
+        acc = Acc.remote()
+        return miniray.get(acc.add_then_wait.remote("a", [later.remote()]))
+
+    assert sim.run(scenario).value == ["a"]
