@@ -142,15 +142,19 @@ class ActorManager:
         spec.attempts += 1
         spec.state = "RUNNING"
         spec.node, spec.worker, spec.pid = actor.node, actor.worker, actor.worker.pid
+        fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
+        extra = {"fetch_s": fetch} if fetch else {}
         self.rt.emit("task.start", task=spec.name, attempt=spec.key, node=actor.node.name,
-                     worker=actor.worker.pid)
+                     worker=actor.worker.pid, **extra)
         fn = getattr(actor.instance, spec.fn)
         body = BodyRun(self.rt, actor.worker, spec.key, actor.class_name, fn, spec.arg_values or (),
                        spec.kwarg_values or {}, instance=actor.instance,
                        on_return=lambda value: self._returned(actor, spec, value),
                        on_raise=lambda e, tb: self._raised(actor, spec, e, tb))
         actor.worker.body = body
-        self.rt.kernel.schedule(0.0, body.start, label="actor-call")
+        timer = self.rt.kernel.schedule(fetch, body.start, label="actor-call")
+        if fetch:
+            body.timers.append(timer)
 
     def _returned(self, actor: Actor, spec: TaskSpec, value: Any) -> None:
         actor.running = None

@@ -95,7 +95,9 @@ def get(object_refs, *, timeout: float | None = None):
         def live():
             outcomes = [_outcome(rt, r) for r in refs]
             if all(o is not None for o in outcomes):
-                return [value_of(o) for o in outcomes]
+                values = [value_of(o) for o in outcomes]
+                _read_spilled(rt, body, refs, values)
+                return values
             _wait_in_body(rt, body, refs, len(refs), timeout, "get")
 
         values = body.interact(live)
@@ -119,7 +121,25 @@ def get(object_refs, *, timeout: float | None = None):
     if not rt.run_until(done, timeout, what):
         raise exc.GetTimeoutError(f"Get timed out: some object(s) not ready after {timeout}s.")
     values = [value_of(o) for o in outcomes]
+    cost = rt.objects.fetch_cost(refs)
+    if cost:  # the driver reads spilled objects from disk too: that much virtual time passes
+        rt.run_until(lambda: False, cost, "miniray.get is reading spilled objects from disk")
     return values[0] if single else values
+
+
+def _read_spilled(rt, body, refs, values) -> None:
+    """A body's get of spilled objects takes the disk read's virtual time, like a sleep."""
+    cost = rt.objects.fetch_cost(refs)
+    if not cost:
+        return
+    kernel = rt.kernel
+    wake = kernel.now + cost
+    nxt = kernel.peek()
+    if nxt is None or nxt > wake:  # nothing happens meanwhile: just move the clock
+        kernel.now = wake
+        return
+    body.timers.append(kernel.at(wake, body.resume, True, values, label="spill-read"))
+    body.block(f"reading {cost:.3f}s of spilled objects from disk")
 
 
 class _Timeout:
@@ -144,7 +164,11 @@ def _wait_in_body(rt, body, refs, num_returns: int, timeout: float | None, fn: s
                         body.resume(False, value)
                         return
                     values.append(value)
-                body.resume(True, values)
+                cost = rt.objects.fetch_cost(refs)  # spilled ones among them are read from disk
+                if cost:
+                    body.timers.append(rt.kernel.schedule(cost, body.resume, True, values, label="spill-read"))
+                else:
+                    body.resume(True, values)
             else:
                 body.resume(True, _split(refs, num_returns, outcomes))
             return

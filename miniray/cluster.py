@@ -41,6 +41,7 @@ class Node:
         self.workers: list[Worker] = []
         self.idle: list[Worker] = []  # task workers kept warm for reuse, as Ray's worker pool does
         self.store: dict[str, int] = {}  # object id -> bytes held in this node's object store
+        self.spilled: dict[str, int] = {}  # object id -> bytes spilled to this node's local disk
         self.address = "127.0.0.1"
 
     def __repr__(self) -> str:

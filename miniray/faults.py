@@ -135,6 +135,7 @@ class FaultInjector:
             if entry is not None:
                 for node in entry.locations:
                     node.store.pop(entry.object_id, None)
+                    node.spilled.pop(entry.object_id, None)
                 entry.locations = []
                 entry.inlined = False
 

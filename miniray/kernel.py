@@ -34,11 +34,26 @@ class Timer:
 
 class Kernel:
     def __init__(self) -> None:
-        self.now = 0.0
+        self._now = 0.0
         self._heap: list[Timer] = []
         self._seq = itertools.count()
         self.steps = 0  # callbacks run so far: the unit of the event budget and of choice points
         self.before_step: Callable[[Timer], None] | None = None
+        # Read-only observers (the metrics sampler), called just before the clock moves, so they
+        # see the state the instant ended with. They must never schedule anything.
+        self.observers: list[Callable[[], None]] = []
+
+    @property
+    def now(self) -> float:
+        return self._now
+
+    @now.setter
+    def now(self, time: float) -> None:
+        # Every way the clock moves (a step, a driver's sleep, a body's fast-forwarded sleep) ends here.
+        if time != self._now:
+            for observe in self.observers:
+                observe()
+        self._now = time
 
     def at(self, time: float, fn: Callable, *args: Any, label: str = "") -> Timer:
         if time < self.now:

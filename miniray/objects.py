@@ -4,6 +4,13 @@ An object is either inlined in its owner's memory (small task returns, as Ray do
 100 KiB) or held in one node's object store (large returns, and everything from `put`). A copy
 in a dead node's store is gone; an object whose owner died is gone for good (OwnerDiedError);
 a lost object with lineage can be rebuilt by re-running its task (tasks.reconstruct).
+
+Each node's store has a capacity (`Node.object_store_memory`). Creating an object that would
+take the store past it first spills the oldest objects to the node's local disk (Ray spills
+primary copies the same way). A spilled object is still there, but reading it costs
+size / `object_spilling_read_bytes_per_s` virtual seconds (`fetch_cost`), and it moves back into
+memory only if it fits without spilling anything else. So nothing degrades until the store is
+full, and then a whole class of reads falls off the zero-copy path at once: the spill cliff.
 """
 from __future__ import annotations
 
@@ -100,6 +107,8 @@ class ObjectTable:
     def __init__(self, rt):
         self.rt = rt
         self.entries: dict[str, ObjectEntry] = {}
+        self.spilled_bytes: dict[str, int] = {}  # node name -> bytes ever spilled (Ray's spill counter)
+        self.read_from_disk: dict[str, int] = {}  # node name -> bytes ever read back from disk
 
     # -- reference counting -------------------------------------------------------------
     def incref(self, object_id: str) -> None:
@@ -121,11 +130,14 @@ class ObjectTable:
         entry.freed = True
         for node in entry.locations:
             node.store.pop(entry.object_id, None)
+            node.spilled.pop(entry.object_id, None)
         entry.locations = []
         entry.value = None
         self.entries.pop(entry.object_id, None)
         if self.rt.alive:
             self.rt.emit("object.free", object=entry.object_id[:12], reason=reason)
+        if entry.task is not None:
+            self.rt.tasks.release_lineage(entry.task)
 
     # -- creation and completion --------------------------------------------------------
     def create(self, owner, task=None, index: int = 0) -> ObjectRef:
@@ -150,8 +162,60 @@ class ObjectTable:
         else:
             entry.inlined = False
             entry.locations = [node]
-            node.store[entry.object_id] = size
+            self._admit(node, entry.object_id, size)
         self._wake(entry)
+
+    # -- capacity and spilling ------------------------------------------------------------
+    def capacity(self, node) -> float:
+        return node.object_store_memory * self.rt.config["object_spilling_threshold"]
+
+    def _admit(self, node, object_id: str, size: int) -> None:
+        """Put a new copy in `node`'s memory, spilling the oldest copies first if it would not fit."""
+        cap = self.capacity(node)
+        used = sum(node.store.values())
+        if used + size > cap:
+            for oid in list(node.store):  # insertion order: the least recently created or read first
+                if used + size <= cap:
+                    break
+                used -= node.store[oid]
+                self._spill(node, oid, node.store.pop(oid))
+        if used + size > cap:  # larger than what is free even with everything spilled: straight to disk
+            self._spill(node, object_id, size, fallback=True)
+            return
+        node.store[object_id] = size
+
+    def _spill(self, node, object_id: str, size: int, fallback: bool = False) -> None:
+        node.spilled[object_id] = size
+        self.spilled_bytes[node.name] = self.spilled_bytes.get(node.name, 0) + size
+        fields = {"fallback": True} if fallback else {}
+        self.rt.emit("object.spill", object=object_id[:12], node=node.name, size=size, **fields)
+
+    def spilled(self, entry: ObjectEntry) -> bool:
+        """True when the only live copies are on disk (reading it pays the disk)."""
+        live = [n for n in entry.locations if n.alive]
+        return bool(live) and not entry.inlined and all(entry.object_id not in n.store for n in live)
+
+    def fetch_cost(self, refs) -> float:
+        """Virtual seconds to read these objects: zero from memory, size / bandwidth from disk.
+
+        A read restores the object into memory when it fits without spilling others (as Ray
+        restores on access); under pressure it stays on disk and every read pays again.
+        """
+        seconds, seen = 0.0, set()
+        bandwidth = float(self.rt.config["object_spilling_read_bytes_per_s"])
+        for ref in refs:
+            entry = self.entries.get(ref.hex() if isinstance(ref, ObjectRef) else ref)
+            if entry is None or entry.object_id in seen or entry.state != "ready" or not self.spilled(entry):
+                continue
+            seen.add(entry.object_id)
+            seconds += entry.size / bandwidth
+            node = next(n for n in entry.locations if n.alive)
+            self.read_from_disk[node.name] = self.read_from_disk.get(node.name, 0) + entry.size
+            if sum(node.store.values()) + entry.size <= self.capacity(node):
+                node.spilled.pop(entry.object_id, None)
+                node.store[entry.object_id] = entry.size
+                self.rt.emit("object.restore", object=entry.object_id[:12], node=node.name, size=entry.size)
+        return seconds
 
     def fail(self, entry: ObjectEntry, error: BaseException) -> None:
         if entry.freed:
@@ -196,11 +260,12 @@ class ObjectTable:
 
     def drop_node(self, node) -> None:
         """A node died: its store's copies are gone (reconstruction happens when someone asks)."""
-        for oid in list(node.store):
+        for oid in list(node.store) + list(node.spilled):  # spilled to local disk: gone with the node
             entry = self.entries.get(oid)
             if entry is not None:
                 entry.locations = [n for n in entry.locations if n is not node]
         node.store.clear()
+        node.spilled.clear()
 
     def owner_died(self, worker) -> None:
         """Everything the worker owned is unreachable now; wake whoever waits on it."""

@@ -109,14 +109,17 @@ class TaskManager:
         pending = [0]
 
         def settle() -> None:
-            for ref in deps:
+            # `check` refers to itself (its wake-up lambda), a cycle only the garbage collector
+            # breaks; emptying `deps` now keeps the refs out of it, so they free on time.
+            refs, deps[:] = list(deps), []
+            for ref in refs:
                 kind, value = outcomes[ref.hex()]
                 if kind == "error":
                     self.fail_returns(spec, arg_error(spec, value))
                     if spec.kind == "actor_task":
                         self.rt.actors.pump(spec.actor)  # let the calls queued behind it run
                     return
-            values = {ref.hex(): outcomes[ref.hex()][1] for ref in deps}
+            values = {ref.hex(): outcomes[ref.hex()][1] for ref in refs}
             spec.arg_values = tuple(values[a.hex()] if isinstance(a, ObjectRef) else a for a in spec.args)
             spec.kwarg_values = {k: values[v.hex()] if isinstance(v, ObjectRef) else v
                                  for k, v in spec.kwargs.items()}
@@ -141,7 +144,7 @@ class TaskManager:
             self.enqueue(spec)
             return
         pending[0] = len(deps)
-        for ref in deps:
+        for ref in list(deps):
             check(ref)
 
     # -- placement ----------------------------------------------------------------------------
@@ -192,14 +195,18 @@ class TaskManager:
         spec.pid = worker.pid
         spec.attempts += 1
         spec.state = "RUNNING"
-        self.rt.emit("task.start", task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid)
+        fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
+        extra = {"fetch_s": fetch} if fetch else {}
+        self.rt.emit("task.start", task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra)
         from .execution import BodyRun
         body = BodyRun(self.rt, worker, spec.key, spec.name, spec.fn, spec.arg_values or (),
                        spec.kwarg_values or {},
                        on_return=lambda value: self.finished(spec, value),
                        on_raise=lambda e, tb: self.raised(spec, e, tb))
         worker.body = body
-        self.rt.kernel.schedule(0.0, body.start, label="start")
+        timer = self.rt.kernel.schedule(fetch, body.start, label="start")
+        if fetch:
+            body.timers.append(timer)  # a worker that dies while reading never starts the body
 
     def _release(self, spec: TaskSpec) -> None:
         node, worker = spec.node, spec.worker
@@ -237,6 +244,7 @@ class TaskManager:
             entry = self.rt.objects.entries.get(oid)
             if entry is not None:
                 self.rt.objects.store(entry, v, node)
+        self.release_lineage(spec)
 
     def raised(self, spec: TaskSpec, error: BaseException, tb: str) -> None:
         self._release(spec)
@@ -277,6 +285,17 @@ class TaskManager:
             entry = self.rt.objects.entries.get(oid)
             if entry is not None:
                 self.rt.objects.fail(entry, error)
+        self.release_lineage(spec)
+
+    def release_lineage(self, spec: TaskSpec) -> None:
+        """Once a finished task's returns are all out of scope nothing can rebuild them, so, as
+        Ray does, its lineage lets go of its argument refs and their objects can be freed."""
+        if spec.state not in ("FINISHED", "FAILED") or any(oid in self.rt.objects.entries for oid in spec.returns):
+            return
+        if any(isinstance(a, ObjectRef) for a in spec.args) or any(
+                isinstance(v, ObjectRef) for v in spec.kwargs.values()):
+            spec.args = tuple(a.hex() if isinstance(a, ObjectRef) else a for a in spec.args)
+            spec.kwargs = {k: v.hex() if isinstance(v, ObjectRef) else v for k, v in spec.kwargs.items()}
 
     # -- lineage reconstruction ---------------------------------------------------------------
     def reconstruct(self, entry) -> None:

@@ -348,5 +348,10 @@ class Fleet:
                 return r.time
         return None
 
+    def timeline(self, filename: str | None = None):
+        """This run as a Chrome trace (Perfetto): see miniray/observe/fleet_trace.py."""
+        from ..observe.fleet_trace import fleet_timeline
+        return fleet_timeline(self, filename)
+
     def first_state(self, shard: int, state: str, after: float = -1.0) -> float | None:
         return next((t for t, st, _ in self.transitions(shard) if st == state and t >= after), None)

@@ -1,0 +1,105 @@
+"""`ray memory` for miniray: every live ObjectRef, who owns it, how big, and where it lives.
+
+Columns follow `ray memory`: the owner's node and pid, whether the owner is the driver or a
+worker, the call site (the task that makes it, or `put`), the size, and the reference type.
+miniray counts references rather than tracking who holds each, so the reference type is
+USED_BY_PENDING_TASK when a task that has not finished takes the object as an argument, and
+LOCAL_REFERENCE otherwise. `where` says what the dashboard's store view would: INLINED (small,
+kept in the owner's memory), IN_MEMORY (the node's shared-memory store), SPILLED (on the
+node's disk: reads pay), PENDING (not created yet), ERROR, or LOST (every copy gone).
+"""
+from __future__ import annotations
+
+MiB = 1024 ** 2
+
+
+def _where(objects, entry) -> tuple[str, str | None]:
+    if entry.state == "pending":
+        return "PENDING", None
+    if entry.state == "error":
+        return "ERROR", None
+    if entry.inlined:
+        return "INLINED", entry.owner.node.name
+    live = [n for n in entry.locations if n.alive]
+    if not live:
+        return "LOST", None
+    node = live[0]
+    return ("IN_MEMORY" if entry.object_id in node.store else "SPILLED"), node.name
+
+
+def _args_in_use(rt) -> set:
+    """Objects that a task not yet finished takes as an argument."""
+    used = set()
+    for spec in rt.tasks.all:
+        if spec.state not in ("FINISHED", "FAILED"):
+            used.update(ref.hex() for ref in spec.deps())
+    return used
+
+
+def rows(rt) -> list[dict]:
+    """One dict per live object, in creation order."""
+    objects, used = rt.objects, _args_in_use(rt)
+    out = []
+    for oid, entry in objects.entries.items():
+        where, node = _where(objects, entry)
+        owner = entry.owner
+        task = entry.task
+        out.append({
+            "object_id": oid,
+            "object_size": entry.size,
+            "where": where,
+            "node": node,
+            "pinned_in_memory": where == "IN_MEMORY",
+            "spilled": where == "SPILLED",
+            "inlined": where == "INLINED",
+            "reference_type": "USED_BY_PENDING_TASK" if oid in used else "LOCAL_REFERENCE",
+            "ref_count": entry.refs,
+            "call_site": f"{task.name} (task call)" if task is not None else "(put object)",
+            "task_status": task.state if task is not None else "FINISHED",
+            "type": "DRIVER" if owner.kind == "driver" else "WORKER",
+            "pid": owner.pid,
+            "owner_node": owner.node.name,
+            "owner_alive": owner.alive,
+            "ip": owner.node.address,
+        })
+    return out
+
+
+def store_stats(rt) -> list[dict]:
+    """Per node: the store's capacity, what it holds in memory and on disk."""
+    out = []
+    for node in rt.nodes:
+        used = sum(node.store.values())
+        out.append({"node": node.name, "alive": node.alive, "capacity": node.object_store_memory,
+                    "used": used, "objects": len(node.store),
+                    "fill_pct": 100.0 * used / (node.object_store_memory or 1),
+                    "spilled": sum(node.spilled.values()), "spilled_objects": len(node.spilled),
+                    "spilled_total": rt.objects.spilled_bytes.get(node.name, 0),
+                    "restored_total": rt.objects.read_from_disk.get(node.name, 0)})
+    return out
+
+
+def _size(n: float) -> str:
+    return f"{n / MiB:.2f} MiB" if n < 1024 ** 3 else f"{n / 1024 ** 3:.2f} GiB"
+
+
+def text(rt) -> str:
+    """The report `ray memory` prints: a table of refs grouped by owner, then the store totals."""
+    lines = ["=" * 10 + " Object references status " + "=" * 10]
+    by_owner: dict[tuple, list] = {}
+    for r in rows(rt):
+        by_owner.setdefault((r["owner_node"], r["pid"], r["type"]), []).append(r)
+    for (node, pid, kind), refs in by_owner.items():
+        total = sum(r["object_size"] for r in refs)
+        lines.append(f"--- Summary for {kind.lower()} pid={pid} on {node}: {len(refs)} refs, {_size(total)} ---")
+        lines.append(f"{'Object Ref':<22}{'Size':>12}  {'Where':<10} {'Reference Type':<22}Call Site")
+        for r in refs:
+            lines.append(f"{r['object_id'][:20]:<22}{_size(r['object_size']):>12}  {r['where']:<10} "
+                         f"{r['reference_type']:<22}{r['call_site']}")
+    lines.append("")
+    lines.append("--- Object store per node ---")
+    for s in store_stats(rt):
+        lines.append(f"{s['node']}: {_size(s['used'])} of {_size(s['capacity'])} in memory "
+                     f"({s['fill_pct']:.1f}% full, {s['objects']} objects); spilled {_size(s['spilled'])} "
+                     f"({s['spilled_objects']} objects, {_size(s['spilled_total'])} ever)")
+    return "\n".join(lines) + "\n"
