@@ -1,0 +1,60 @@
+"""An object created by ray.put inside a task or actor whose worker (its owner) died.
+
+Row of issue 2: getting it raises OwnerDiedError. The task's worker dies with
+its node; the actor's worker is killed with ray.kill.
+"""
+
+from _cluster import BIG, SmallCluster, on
+from _observe import outcome, pass_time
+
+GET_TIMEOUT_S = 30  # a hang would be a finding, not a stuck suite
+
+
+def run(ray, cluster_utils, workdir):
+    cluster = SmallCluster(ray, cluster_utils)
+    try:
+        cluster.add("reader")
+        cluster.add("owner")
+        return {
+            "task_owner_node_removed": _task_owner(ray, cluster),
+            "actor_owner_killed": _actor_owner(ray),
+        }
+    finally:
+        cluster.close()
+
+
+def _task_owner(ray, cluster):
+    @ray.remote
+    def put_inside():
+        return [ray.put(b"x" * BIG)]
+
+    @ray.remote
+    def size(blob):
+        return len(blob)
+
+    [inner] = ray.get(put_inside.options(**on("owner")).remote())
+    before = outcome(ray, size.options(**on("reader")).remote(inner), GET_TIMEOUT_S)
+    cluster.kill("owner")
+    return {
+        "consumer_before": before,
+        "direct_get": outcome(ray, inner, GET_TIMEOUT_S),
+        "downstream_get": outcome(ray, size.options(**on("reader")).remote(inner), GET_TIMEOUT_S),
+    }
+
+
+def _actor_owner(ray):
+    @ray.remote
+    class Keeper:
+        def put_inside(self):
+            return [ray.put(b"x" * BIG)]
+
+    keeper = Keeper.options(**on("reader")).remote()
+    [inner] = ray.get(keeper.put_inside.remote())
+    before = outcome(ray, inner, GET_TIMEOUT_S)
+    ray.kill(keeper)
+    pass_time(ray, 1.0)  # ray.kill returns before the process is gone
+    after = outcome(ray, inner, GET_TIMEOUT_S)
+    return {
+        "get_before": {"value_len": len(before["value"])} if "value" in before else before,
+        "get_after_kill": after,
+    }

@@ -1,0 +1,38 @@
+// Run a repo Python script inside Pyodide under Node, as `python script.py args...` would.
+//
+//   node tests/pyodide/run_script.mjs <script.py relative to the repo> [args...]
+//
+// The script sees the repo (miniray/, bench/, the script's own folder) at /repo and
+// runs as __main__ with sys.argv set. Exit code: the script's SystemExit code, or 3
+// if Pyodide itself failed. Used by the benchmarks to time the same code in Pyodide.
+
+import { dirname } from "node:path";
+import { startPyodide, copyTree, enterRepo, GUEST_REPO } from "./pyodide_host.mjs";
+
+const [script, ...args] = process.argv.slice(2);
+if (!script) {
+  console.error("usage: node run_script.mjs <script.py> [args...]");
+  process.exit(2);
+}
+
+try {
+  const pyodide = await startPyodide();
+  copyTree(pyodide, "miniray");
+  copyTree(pyodide, dirname(script));
+  enterRepo(pyodide, [`${GUEST_REPO}/${dirname(script)}`]);
+  pyodide.globals.set("script_argv", pyodide.toPy([script, ...args]));
+  const code = pyodide.runPython(`
+import runpy, sys
+sys.argv = list(script_argv)
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+    _code = 0
+except SystemExit as e:
+    _code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+_code
+`);
+  process.exit(code);
+} catch (err) {
+  console.error("Pyodide run failed:", err);
+  process.exit(3);
+}
