@@ -9,7 +9,7 @@ RAY_VENV := .venv-ray
 RAY_STAMP := $(RAY_VENV)/.ray-installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: test serve site dev ray-venv node-deps bench clean
+.PHONY: test serve site dev ray-venv node-deps pyodide-wheels bench clean
 
 ## Python dev environment (miniray editable + test tools)
 $(DEV_STAMP): pyproject.toml
@@ -33,7 +33,17 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 node-deps: $(NODE_STAMP)
 
-test: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP)
+## Pure-Python wheels (pytest and its deps, exact pins) unzipped into Pyodide by the parity tests
+PYODIDE_WHEELS := build/pyodide-wheels
+PYODIDE_WHEELS_STAMP := $(PYODIDE_WHEELS)/.downloaded
+$(PYODIDE_WHEELS_STAMP): tests/pyodide/wheels.txt
+	rm -rf $(PYODIDE_WHEELS) && mkdir -p $(PYODIDE_WHEELS)
+	$(PY) -m pip download -q --only-binary=:all: --no-deps --implementation py --platform any \
+		--python-version 3.14 -d $(PYODIDE_WHEELS) -r tests/pyodide/wheels.txt
+	touch $@
+pyodide-wheels: $(PYODIDE_WHEELS_STAMP)
+
+test: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP)
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q
 
 bench: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP)
