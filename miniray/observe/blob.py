@@ -2,7 +2,8 @@
 
 `sim.Blob(2 * 10**9)` is a 2 GB object to the store (spilling, fill %, read cost) while the
 host holds a few bytes, so a lesson can fill a 30 GB store in a browser tab. It works the way a
-numpy array does: the store reads its `nbytes`.
+numpy array does: the store reads its `nbytes`. It has no `len()`: Pyodide is 32-bit, where
+len() of 2 GB overflows, so read `blob.nbytes`.
 """
 from __future__ import annotations
 
@@ -16,9 +17,6 @@ class Blob:
                              "write 2 * 10**9 for 2 GB.")
         self.nbytes = nbytes
         self.tag = tag
-
-    def __len__(self) -> int:
-        return self.nbytes
 
     def __reduce__(self):
         return (Blob, (self.nbytes, self.tag))

@@ -48,7 +48,7 @@ def spill_cliff(live_blocks: int = 14, block: int = 2 * GB, extra: int = 4 * GB,
 
         @remote(num_cpus=1)
         def read(block):
-            return len(block)
+            return block.nbytes
 
         refs = [api.put(Blob(block, f"b{i}")) for i in range(live_blocks)]
         before = {"fill_pct": m.value("object_store_fill_pct", sim.now(), "node:0"),
@@ -94,7 +94,7 @@ def spill_sweep(store: int = 10 * GB, block: int = GB, max_blocks: int = 14) -> 
 
             @remote
             def read(block):
-                return len(block)
+                return block.nbytes
 
             refs = [api.put(Blob(block, f"b{i}")) for i in range(n)]
             stats = state.list_nodes()[0]
@@ -142,7 +142,7 @@ def leak(iterations: int = 12, block: int = GB, store: int = 8 * GB, hold: bool 
         @remote
         def consume(block):
             time.sleep(0.5)  # some work on the block, so the store holds it for a while
-            return len(block)
+            return block.nbytes
 
         kept, used, refs_owned, times = [], [], [], []
         for i in range(iterations):

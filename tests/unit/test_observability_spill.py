@@ -29,7 +29,7 @@ def store():
 
 @miniray.remote
 def size_of(block):
-    return len(block)
+    return block.nbytes
 
 
 def where(ref):
