@@ -83,19 +83,13 @@ def get(object_refs, *, timeout: float | None = None):
     rt = _rt("get")
     refs, single = _check_refs(object_refs, "get")
 
-    def value_of(got):
-        kind, value = got
-        if kind == "error":
-            raise value
-        return value
-
     if rt.current:
         body = rt.current[-1]
 
         def live():
             outcomes = [_outcome(rt, r) for r in refs]
             if all(o is not None for o in outcomes):
-                values = [value_of(o) for o in outcomes]
+                values = _values(outcomes)
                 _read_spilled(rt, body, refs, values)
                 return values
             _wait_in_body(rt, body, refs, len(refs), timeout, "get")
@@ -120,11 +114,26 @@ def get(object_refs, *, timeout: float | None = None):
     what = f"miniray.get is waiting for {refs[min(cursor[0], len(refs) - 1)]!r}"
     if not rt.run_until(done, timeout, what):
         raise exc.GetTimeoutError(f"Get timed out: some object(s) not ready after {timeout}s.")
-    values = [value_of(o) for o in outcomes]
+    values = _values(outcomes)
     cost = rt.objects.fetch_cost(refs)
     if cost:  # the driver reads spilled objects from disk too: that much virtual time passes
         rt.run_until(lambda: False, cost, "miniray.get is reading spilled objects from disk")
     return values[0] if single else values
+
+
+def _values(outcomes: list) -> list:
+    """The values in order, or raise the first error. No frame may keep the exception it raises:
+    with its traceback that is a cycle holding the frames' refs until the garbage collector runs,
+    so objects would be freed at GC-dependent times."""
+    for i in range(len(outcomes)):
+        if outcomes[i][0] == "error":
+            error = outcomes[i][1]
+            outcomes.clear()
+            try:
+                raise error
+            finally:
+                error = None
+    return [value for _, value in outcomes]
 
 
 def _read_spilled(rt, body, refs, values) -> None:
@@ -156,21 +165,12 @@ def _wait_in_body(rt, body, refs, num_returns: int, timeout: float | None, fn: s
         ready = [r for r in refs if _outcome(rt, r) is not None]
         if len(ready) >= num_returns:
             fired[0] = True
-            outcomes = [_outcome(rt, r) for r in refs]
-            if fn == "get":
-                values = []
-                for kind, value in outcomes:
-                    if kind == "error":
-                        body.resume(False, value)
-                        return
-                    values.append(value)
-                cost = rt.objects.fetch_cost(refs)  # spilled ones among them are read from disk
-                if cost:
-                    body.timers.append(rt.kernel.schedule(cost, body.resume, True, values, label="spill-read"))
-                else:
-                    body.resume(True, values)
-            else:
-                body.resume(True, _split(refs, num_returns, outcomes))
+            try:
+                answer(_outcome(rt, r) for r in refs)
+            finally:
+                # `wake` refers to itself (it re-registers), a cycle only the GC breaks: empty the
+                # list it captured so its refs are freed when the program drops them, not later.
+                refs[:] = []
             return
         for r in refs:
             entry = rt.objects.entries.get(r.hex())
@@ -185,6 +185,23 @@ def _wait_in_body(rt, body, refs, num_returns: int, timeout: float | None, fn: s
             body.resume(True, _Timeout())
         else:
             body.resume(True, _split(refs, num_returns, [_outcome(rt, r) for r in refs]))
+        refs[:] = []
+
+    def answer(outcomes) -> None:
+        outcomes = list(outcomes)
+        if fn != "get":
+            body.resume(True, _split(refs, num_returns, outcomes))
+            return
+        for kind, value in outcomes:
+            if kind == "error":
+                body.resume(False, value)
+                return
+        values = [value for _, value in outcomes]
+        cost = rt.objects.fetch_cost(refs)  # spilled ones among them are read from disk
+        if cost:
+            body.timers.append(rt.kernel.schedule(cost, body.resume, True, values, label="spill-read"))
+        else:
+            body.resume(True, values)
 
     wake()
     if not fired[0]:

@@ -19,6 +19,8 @@ import sys
 import traceback
 from typing import Any, Callable
 
+from .objects import fresh_error
+
 
 class Suspended(BaseException):
     """The body blocked: unwind it now, run it again once what it waits for is ready."""
@@ -107,6 +109,10 @@ class BodyRun:
             outcome = ("exit", e.reason)
         except Exception as e:  # the user's exception: becomes RayTaskError(...) for the caller
             outcome = ("raise", (e, _remote_traceback(e)))
+            # As in Ray, the cause reaches the caller as text plus the exception, not its frames.
+            # Kept, they would hold every frame below and above (the driver's `get`, its refs) in a
+            # cycle, so refs would be freed whenever the garbage collector ran: not replayable.
+            e.__traceback__ = None
         finally:
             if budget:
                 sys.settrace(saved_trace)
@@ -116,6 +122,9 @@ class BodyRun:
         if outcome is None:
             return
         self.live = False
+        # Done for good: drop what it held (arguments, journaled answers, the actor snapshot), so
+        # a lingering reference to this run (a wake-up still registered somewhere) pins no refs.
+        self.args, self.kwargs, self.journal, self.snapshot = (), {}, [], None
         self.worker.body = None
         self.rt.faults.record_attempt(self.key, self.cursor)
         kind, value = outcome
@@ -146,7 +155,9 @@ class BodyRun:
             self.cursor += 1
             if ok:
                 return value
-            raise value
+            # A copy per raise: the raised one's traceback holds this frame, hence self and the
+            # journal; raising the journaled instance would make a cycle only the GC frees.
+            raise fresh_error(value)
         if self.crash_step is not None and self.crash_step == self.cursor:
             raise WorkerExit(f"injected crash before step {self.cursor} of {self.key}")
         try:
@@ -154,7 +165,7 @@ class BodyRun:
         except (Suspended, WorkerExit):
             raise
         except Exception as e:
-            self.journal.append((False, e))
+            self.journal.append((False, fresh_error(e)))
             self.cursor += 1
             raise
         self.journal.append((True, value))

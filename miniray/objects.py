@@ -103,6 +103,21 @@ def copy_value(value: Any) -> tuple[Any, int]:
     return pickle.loads(data), int(nbytes) if isinstance(nbytes, int) else len(data)
 
 
+def fresh_error(error: BaseException) -> BaseException:
+    """A copy for one reader, as Ray deserializes a new exception per get. Raising the stored
+    instance would attach the reader's frames (and the refs in them) to the object table, so an
+    errored object could never be freed."""
+    cls = type(error)
+    try:
+        copy = cls.__new__(cls)
+        copy.__dict__.update(error.__dict__)
+        copy.args = error.args
+    except Exception:  # an exception type that can't be copied this way: share it
+        return error
+    copy.__cause__, copy.__suppress_context__ = error.__cause__, error.__suppress_context__
+    return copy
+
+
 class ObjectTable:
     def __init__(self, rt):
         self.rt = rt
@@ -246,7 +261,7 @@ class ObjectTable:
         if not entry.owner.alive:
             return ("error", exc.OwnerDiedError(entry.object_id, owner_address=entry.owner.worker_id))
         if entry.state == "error":
-            return ("error", entry.error)
+            return ("error", fresh_error(entry.error))
         if entry.state == "pending":
             return None
         if entry.inlined or any(n.alive for n in entry.locations):

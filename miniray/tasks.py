@@ -292,10 +292,8 @@ class TaskManager:
         Ray does, its lineage lets go of its argument refs and their objects can be freed."""
         if spec.state not in ("FINISHED", "FAILED") or any(oid in self.rt.objects.entries for oid in spec.returns):
             return
-        if any(isinstance(a, ObjectRef) for a in spec.args) or any(
-                isinstance(v, ObjectRef) for v in spec.kwargs.values()):
-            spec.args = tuple(a.hex() if isinstance(a, ObjectRef) else a for a in spec.args)
-            spec.kwargs = {k: v.hex() if isinstance(v, ObjectRef) else v for k, v in spec.kwargs.items()}
+        # Refs nested in arguments (a list of refs) are held by both the arguments and their values.
+        spec.args, spec.kwargs, spec.arg_values, spec.kwarg_values = (), {}, None, None
 
     # -- lineage reconstruction ---------------------------------------------------------------
     def reconstruct(self, entry) -> None:

@@ -84,22 +84,42 @@ def _size(n: float) -> str:
 
 
 def text(rt) -> str:
-    """The report `ray memory` prints: a table of refs grouped by owner, then the store totals."""
-    lines = ["=" * 10 + " Object references status " + "=" * 10]
-    by_owner: dict[tuple, list] = {}
+    """The report `ray memory` prints, in its layout: per owner node a summary line and a table of
+    refs (Ray groups by node address; every simulated node is 127.0.0.1, so miniray groups by node
+    name), then the aggregate store stats, with spilling."""
+    lines = ["======== Object references status: virtual time "
+             f"{rt.kernel.now:.3f}s ========", "Grouping by node...        Sorting by creation..."]
+    by_node: dict[str, list] = {}
     for r in rows(rt):
-        by_owner.setdefault((r["owner_node"], r["pid"], r["type"]), []).append(r)
-    for (node, pid, kind), refs in by_owner.items():
-        total = sum(r["object_size"] for r in refs)
-        lines.append(f"--- Summary for {kind.lower()} pid={pid} on {node}: {len(refs)} refs, {_size(total)} ---")
-        lines.append(f"{'Object Ref':<22}{'Size':>12}  {'Where':<10} {'Reference Type':<22}Call Site")
+        by_node.setdefault(r["owner_node"], []).append(r)
+    for node, refs in by_node.items():
+        def count(pred) -> str:
+            hit = [r for r in refs if pred(r)]
+            return f"{len(hit)}, ({sum(r['object_size'] for r in hit) / MiB:.1f} MiB)"
+
+        lines += ["", f"--- Summary for node {node} ---",
+                  f"{'Mem Used by Objects':<21}{'Local References':<20}{'Pinned':<20}{'Used by task':<20}Spilled",
+                  f"{_size(sum(r['object_size'] for r in refs if r['where'] == 'IN_MEMORY')):<21}"
+                  f"{count(lambda r: r['reference_type'] == 'LOCAL_REFERENCE'):<20}"
+                  f"{count(lambda r: r['where'] == 'IN_MEMORY'):<20}"
+                  f"{count(lambda r: r['reference_type'] == 'USED_BY_PENDING_TASK'):<20}"
+                  f"{count(lambda r: r['where'] == 'SPILLED')}",
+                  "", f"--- Object references for node {node} ---",
+                  f"{'PID':<7}{'Type':<8}{'Call Site':<24}{'Status':<10}{'Size':>12}  {'Where':<11}"
+                  f"{'Reference Type':<22}Object Ref"]
         for r in refs:
-            lines.append(f"{r['object_id'][:20]:<22}{_size(r['object_size']):>12}  {r['where']:<10} "
-                         f"{r['reference_type']:<22}{r['call_site']}")
-    lines.append("")
-    lines.append("--- Object store per node ---")
-    for s in store_stats(rt):
-        lines.append(f"{s['node']}: {_size(s['used'])} of {_size(s['capacity'])} in memory "
-                     f"({s['fill_pct']:.1f}% full, {s['objects']} objects); spilled {_size(s['spilled'])} "
-                     f"({s['spilled_objects']} objects, {_size(s['spilled_total'])} ever)")
+            lines.append(f"{r['pid']:<7}{r['type'].title():<8}{r['call_site'][:23]:<24}{r['task_status'][:9]:<10}"
+                         f"{_size(r['object_size']):>12}  {r['where']:<11}{r['reference_type']:<22}{r['object_id']}")
+    lines += ["", "--- Aggregate object store stats across all nodes ---"]
+    stats = [s for s in store_stats(rt) if s["alive"]]
+    used, cap = sum(s["used"] for s in stats), sum(s["capacity"] for s in stats) or 1
+    lines.append(f"Plasma memory usage {used / MiB:.0f} MiB, {sum(s['objects'] for s in stats)} objects, "
+                 f"{100.0 * used / cap:.1f}% full")
+    spilled = sum(s["spilled"] for s in stats)
+    if spilled or any(s["spilled_total"] for s in stats):
+        lines.append(f"Spilled {spilled / MiB:.0f} MiB, {sum(s['spilled_objects'] for s in stats)} objects "
+                     f"({sum(s['spilled_total'] for s in stats) / MiB:.0f} MiB ever)")
+    for s in stats:
+        lines.append(f"  {s['node']}: {_size(s['used'])} of {_size(s['capacity'])} ({s['fill_pct']:.1f}% full), "
+                     f"{s['objects']} in memory, {s['spilled_objects']} spilled")
     return "\n".join(lines) + "\n"
