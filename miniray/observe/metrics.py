@@ -1,9 +1,9 @@
 """Metrics over virtual time: the dashboard's golden signals as (time, value) series.
 
-The sampler reads the runtime's state (never a wall clock) at event times: whenever the log
-records something, and at the end of every instant (the driver's calls included), before the
-clock moves on. It adds no
-events to the kernel, so turning it on cannot change a run. Like Prometheus, it sees only what
+The sampler reads the runtime's state (never a wall clock) at the end of every instant: the
+kernel calls it just before the clock moves (a step, a driver's sleep, a body's fast-forwarded
+sleep), so everything the driver and the callbacks did at that time is in. It adds no events to
+the kernel, so turning it on cannot change a run. Like Prometheus, it sees only what
 happens after it starts: call `miniray.sim.metrics()` right after `init()`.
 
 Series (labels in brackets):
@@ -38,7 +38,6 @@ class Metrics:
             spec = self.by_id.get(str(rec.fields.get("id")))
             if spec is not None:
                 self.live[id(spec)] = spec
-        self.sample()
 
     def _put(self, key: tuple, t: float, value) -> None:
         pts = self.data.setdefault(key, [])
