@@ -83,7 +83,7 @@ class _Builder:
         if s is None:
             return
         args = dict(s["args"], outcome=outcome, **more)
-        self.trace.slice(s["name"], s["cat"], s["start"], t, s["pid"], s["tid"], args)
+        self.trace.slice(s["name"], s["cat"], s["start"], t, s["pid"], s["tid"], args, cname=_color(args))
 
     def end_on_thread(self, pid: int, tid: int, t: float, outcome: str) -> None:
         for key in [k for k, s in self.open.items() if (s["pid"], s["tid"]) == (pid, tid)]:
@@ -268,6 +268,20 @@ class _Builder:
         for label, (since, state) in self.pg_state.items():
             self.trace.thread(GCS, self.pg_tid[label], f"pg {label}", self.pg_tid[label])
             self.trace.slice(state, "placement_group", since, t, GCS, self.pg_tid[label], {"pg": label})
+
+
+def _color(args: dict) -> str | None:
+    """chrome://tracing colours (Perfetto picks its own): failures red, zombies and rebuilds apart."""
+    outcome = str(args.get("outcome", ""))
+    if args.get("zombie"):
+        return "bad"
+    if outcome.startswith(("error", "failed", "worker")):
+        return "terrible"
+    if args.get("reconstruction"):
+        return "olive"
+    if args.get("retry_of"):
+        return "yellow"
+    return None
 
 
 def build(rt) -> list[dict]:

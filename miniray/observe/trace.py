@@ -42,9 +42,12 @@ class Trace:
         self.events.append((ts, len(self.events), event))
 
     def slice(self, name: str, cat: str, start: float, end: float, pid: int, tid: int,
-              args: dict | None = None) -> None:
-        self._add(start, {"name": name, "cat": cat, "ph": "X", "ts": us(start),
-                          "dur": us(max(0.0, end - start)), "pid": pid, "tid": tid, "args": _clean(args)})
+              args: dict | None = None, cname: str | None = None) -> None:
+        event = {"name": name, "cat": cat, "ph": "X", "ts": us(start), "dur": us(max(0.0, end - start)),
+                 "pid": pid, "tid": tid, "args": _clean(args)}
+        if cname:
+            event["cname"] = cname  # a catapult colour name, as Ray's timeline sets
+        self._add(start, event)
 
     def instant(self, name: str, cat: str, t: float, pid: int, tid: int, args: dict | None = None,
                 scope: str = "t") -> None:

@@ -1,6 +1,5 @@
 """The seed's three dashboard diagnoses, read off miniray's tools: the spill cliff (see
 test_observability_spill.py), a straggler in the timeline, and a leaked ref in `ray memory`."""
-import pytest
 
 from miniray.observe import diagnoses
 

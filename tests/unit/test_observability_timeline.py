@@ -114,6 +114,7 @@ def test_retries_show_as_numbered_attempts_that_name_what_they_retry(ray):
     assert [e["args"]["outcome"] for e in attempts] == ["error: ValueError"] * 2 + ["FINISHED"]
     assert [e["args"].get("retried") for e in attempts] == [True, True, None]
     assert attempts[2]["args"]["retry_of"] == "flaky#1/2"
+    assert [e.get("cname") for e in attempts] == ["terrible", "terrible", "yellow"]  # chrome://tracing colours
 
 
 def test_node_death_ends_the_attempt_marks_the_crash_and_the_retry_runs_elsewhere(three_nodes):
