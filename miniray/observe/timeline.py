@@ -17,6 +17,7 @@ from .. import context
 from .trace import Trace, finish
 
 GCS = 1
+JOB_ID = "01000000"  # Ray's first job id; miniray runs one job
 RAYLET = 1
 T_FAULTS, T_PG, T_LIVENESS, T_ACTORS, T_LINEAGE, T_OTHER = 1, 2, 3, 4, 5, 6
 GCS_THREADS = {T_FAULTS: "faults", T_PG: "placement groups", T_LIVENESS: "liveness",
@@ -36,6 +37,10 @@ class _Builder:
     def __init__(self, rt):
         self.rt = rt
         self.trace = Trace()
+        # Ray's slice args name the task, its function, actor and worker by id: look them up.
+        self.specs = {f"{s.name}#{s.ordinal}": s for s in rt.tasks.all}
+        self.actors = {repr(a): a for a in rt.actors.actors.values()}
+        self.worker_ids = {w.pid: w.worker_id for w in getattr(rt, "workers", [])}
         self.open: dict[str, dict] = {}  # attempt key -> the slice being drawn
         self.where: dict[int, int] = {}  # worker pid -> node pid
         self.last_end: dict[str, tuple] = {}  # "f#1" -> (attempt key, how it ended)
@@ -153,8 +158,17 @@ class _Builder:
             args["reconstruction"] = True
         if f.get("fetch_s"):
             args["spilled_read_s"] = f["fetch_s"]
-        cat = "actor_task" if "." in f["task"] else "task"
+        spec = self.specs.get(call)
+        cat = "actor_task" if spec is not None and spec.kind == "actor_task" else "task"
+        args.update(self.ray_args(spec.task_id if spec else None, f["task"],
+                                  spec.actor if spec is not None else None, f["worker"]))
         self.begin(key, f["task"], cat, t, pid, tid, args)
+
+    def ray_args(self, task_id, name: str, actor, worker: int) -> dict:
+        """The keys Ray's own timeline puts in every slice's args."""
+        return {"task_id": task_id, "func_or_class_name": name, "job_id": JOB_ID,
+                "actor_id": actor.actor_id if actor is not None else None,
+                "worker_id": self.worker_ids.get(worker)}
 
     def on_task_finish(self, t, f):
         self.end(f["attempt"], t, "FINISHED")
@@ -200,8 +214,11 @@ class _Builder:
         pid, tid = self.worker(f["node"], f["worker"], f"actor {actor}")
         self.actor_thread[actor] = (pid, tid)
         name = actor.split("(")[0] + ".__init__"
-        self.begin(f"{actor}/init", name, "actor_creation", t, pid, tid,
-                   {"actor": actor, "restart": f.get("restart", 0), "node": f["node"]})
+        obj = self.actors.get(actor)
+        args = {"actor": actor, "restart": f.get("restart", 0), "node": f["node"]}
+        args.update(self.ray_args(getattr(getattr(obj, "creation", None), "task_id", None), name, obj,
+                                  f["worker"]))
+        self.begin(f"{actor}/init", name, "actor_creation", t, pid, tid, args)
 
     def on_actor_state(self, t, f):
         actor, state = f["actor"], f["state"]

@@ -10,6 +10,7 @@ from miniray import liveness, sim
 from miniray.cluster_utils import Cluster
 from miniray.liveness import fleet_scenarios
 from miniray.observe import fleet_timeline
+from miniray.util import state
 from miniray.util.placement_group import placement_group
 
 BIG = 200_000  # stored in the node's object store, so losing the node loses it
@@ -74,6 +75,11 @@ def test_writes_parseable_chrome_trace_json_like_ray_timeline(ray, tmp_path):
     fs = slices(events, "f")
     assert [(e["ts"], e["dur"]) for e in fs] == [(0, 1e6), (0, 2e6), (0, 3e6)]  # microseconds
     assert all(e["args"]["outcome"] == "FINISHED" and e["cat"] == "task" for e in fs)
+    tasks = {t.task_id: t for t in state.list_tasks()}
+    for e in fs:  # the args Ray's own timeline test checks on every slice
+        assert {"task_id", "func_or_class_name", "job_id", "actor_id", "attempt_number"} <= set(e["args"])
+        assert tasks[e["args"]["task_id"]].name == e["args"]["func_or_class_name"] == "f"
+        assert e["args"]["actor_id"] is None and e["args"]["worker_id"]
 
 
 def test_one_track_per_node_and_one_thread_per_worker(three_nodes):
@@ -166,7 +172,9 @@ def test_actor_restart_shows_two_lives_and_its_state_changes(ray):
     assert states == ["actor ALIVE", "actor RESTARTING", "actor ALIVE"]
     threads = names(events, "thread_name")
     assert threads[(inits[0]["pid"], inits[0]["tid"])].startswith("actor Counter(")
-    assert len(slices(events, "Counter.incr")) == 2
+    incr = slices(events, "Counter.incr")
+    assert len(incr) == 2 and all(e["cat"] == "actor_task" for e in incr)
+    assert {e["args"]["actor_id"] for e in incr + inits} == {a._actor_id}
 
 
 def test_reconstruction_is_an_instant_and_the_rebuilding_attempt_says_so(three_nodes):
