@@ -43,12 +43,16 @@ def get_actor(id: str):
 
 
 def list_tasks(filters=None, limit: int = 10_000, detail: bool = False) -> list:
+    rt = _rt()
+    worker_ids = {w.pid: w.worker_id for w in rt.workers}
     rows = []
-    for spec in _rt().tasks.all:
+    for spec in rt.tasks.all:
         rows.append(_Row(task_id=spec.task_id, name=spec.name, state=spec.state,
                          attempt_number=max(0, spec.attempts - 1),
                          type={"task": "NORMAL_TASK", "actor_task": "ACTOR_TASK"}.get(spec.kind, spec.kind),
-                         node_id=spec.node.node_id if spec.node else None))
+                         node_id=spec.node.node_id if spec.node else None,
+                         func_or_class_name=spec.name, worker_id=worker_ids.get(spec.pid),
+                         actor_id=spec.actor.actor_id if spec.actor is not None else None))
     return _filter(rows, filters)[:limit]
 
 

@@ -36,6 +36,9 @@ def test_summarize_tasks_counts_by_function_and_state_like_ray_summary(ray):
     assert rows["bad"].state_counts == {"FAILED": 1}
     assert rows["slow"].state_counts == {"RUNNING": 1}
     assert summary["cluster"]["total_tasks"] == 5 and summary.cluster.summary_by == "func_name"
+    slow_row = state.list_tasks(filters=[("name", "=", "slow")])[0]
+    assert slow_row.func_or_class_name == "slow" and slow_row.actor_id is None
+    assert slow_row.worker_id in {w.worker_id for w in state.list_workers() if w.is_alive}
 
 
 def test_list_objects_and_memory_show_owner_size_where_and_reference_type(ray):
