@@ -100,6 +100,26 @@ class Metrics:
     def peak(self, name: str, node: str = "") -> float:
         return max(v for _, v in self.series(name, node))
 
+    def rate(self, name: str, node: str = "", window: float = 10.0) -> float:
+        """Per-second increase of a counter over the last `window` virtual seconds (PromQL's rate)."""
+        now = self.rt.kernel.now
+        start = max(0.0, now - window)
+        span = now - start
+        return (self.value(name, now, node) - self.value(name, start, node)) / span if span > 0 else 0.0
+
+    def golden(self, window: float = 10.0) -> dict:
+        """The dashboard's front page (lesson 14): store fill % and spill rate per node, the
+        pending-task backlog, and restarts per actor. Read these first; drill down only when one moves."""
+        rt = self.rt
+        return {
+            "object_store_fill_pct": {n.name: self.value("object_store_fill_pct", rt.kernel.now, n.name)
+                                      for n in rt.nodes if n.alive},
+            "spill_rate_bytes_per_s": {n.name: self.rate("spilled_bytes_total", n.name, window)
+                                       for n in rt.nodes if n.alive},
+            "pending_tasks": self.value("pending_tasks", rt.kernel.now),
+            "actor_restarts": {repr(a): a.num_restarts for a in rt.actors.actors.values() if a.num_restarts},
+        }
+
     def names(self) -> list[tuple[str, str]]:
         self.sample()
         return sorted(self.data)

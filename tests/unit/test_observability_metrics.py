@@ -135,3 +135,27 @@ def test_timeline_shows_the_series_as_counter_tracks(ray):
     fill = [e for e in events if e["ph"] == "C" and e["name"] == "object_store_fill_pct"]
     assert fill[-1]["args"]["object_store_fill_pct"] == pytest.approx(100 * GB / 2 ** 31, rel=1e-6)
     assert keep
+
+
+def test_golden_signals_show_the_mystery_slowdown_store_full_and_spilling():
+    """Seed section 5(a): the store pinned near 100% with a non-zero spill rate."""
+    sim.set_seed(0)
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 2, "object_store_memory": 4 * GB})
+    miniray.init(address=c.address)
+    try:
+        m = sim.metrics()
+        refs = [miniray.put(sim.Blob(GB, str(i))) for i in range(3)]
+        sim.sleep(10)
+        calm = m.golden(window=10)
+        assert calm["object_store_fill_pct"] == {"node:0": 75.0}
+        assert calm["spill_rate_bytes_per_s"] == {"node:0": 0.0} and calm["pending_tasks"] == 0
+        for i in range(3, 8):  # five more 1 GB blocks, one a second: four spill
+            refs.append(miniray.put(sim.Blob(GB, str(i))))
+            sim.sleep(1)
+        hot = m.golden(window=5)
+        assert hot["object_store_fill_pct"] == {"node:0": 100.0}
+        assert hot["spill_rate_bytes_per_s"] == {"node:0": 4 * GB / 5}  # 4 GB spilled in the last 5 s
+        assert m.rate("spilled_bytes_total", node="node:0", window=5) == 0.8 * GB
+    finally:
+        miniray.shutdown()
+        c.shutdown()
