@@ -39,17 +39,6 @@ def make_tally(ray):
     return Tally
 
 
-def wait_until_state(ray, handle, wanted, step_s=0.1, limit_s=30.0):
-    """Poll the actor's state on the backend's clock until it is ``wanted``; return the last state."""
-    state = actor_state(ray, handle)
-    waited = 0.0
-    while state != wanted and waited < limit_s:
-        pass_time(ray, step_s)
-        waited += step_s
-        state = actor_state(ray, handle)
-    return state
-
-
 def watch_states(ray, handle, until, step_s=0.05, limit_s=30.0):
     """Sample the actor's state every ``step_s`` (backend clock) until ``until(transitions)``.
 

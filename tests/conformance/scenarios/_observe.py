@@ -80,11 +80,13 @@ def gaps(times):
 def about_one_second_apart(times):
     """True when every gap between consecutive runs is roughly one second.
 
-    Real Ray's gap is the time to start a fresh worker process (0.8-1.8 s seen
-    on a 2-core machine), so the band is wide on purpose.
+    Real Ray's gap after a worker crash is the time to start a fresh worker
+    process (0.8-1.8 s seen on a 2-core machine, more while another cluster
+    starts beside it); after an exception it is a 1.0 s retry delay. The band
+    is wide on purpose: it tells "about a second" from "at once" or a backoff.
     """
     g = gaps(times)
-    return bool(g) and all(0.4 <= x <= 3.0 for x in g)
+    return bool(g) and all(0.4 <= x <= 5.0 for x in g)
 
 
 def describe_error(ray, exc):
@@ -118,9 +120,11 @@ def get_or_error(ray, ref, timeout=None):
 def outcome(ray, ref, timeout=None):
     """JSON-friendly result of getting ``ref``: {"value": v} or {"error": {...}}."""
     value, exc = get_or_error(ray, ref, timeout)
-    if exc is None:
-        return {"value": value}
-    return {"error": describe_error(ray, exc)}
+    if exc is not None:
+        return {"error": describe_error(ray, exc)}
+    if isinstance(value, bytes):  # the scenarios' big objects: their size is what matters
+        return {"value_len": len(value)}
+    return {"value": value}
 
 
 def error_text(ray, ref):
@@ -152,6 +156,17 @@ def actor_state(ray, handle):
 
     info = sim_state.get_actor(actor_id)
     return info["state"] if isinstance(info, dict) else getattr(info, "state", None)
+
+
+def wait_until(ray, predicate, step_s=0.05, limit_s=30.0):
+    """Poll ``predicate()`` on the backend's clock until it holds; return whether it did."""
+    waited = 0.0
+    while not predicate():
+        if waited >= limit_s:
+            return False
+        pass_time(ray, step_s)
+        waited += step_s
+    return True
 
 
 def pass_time(ray, seconds):

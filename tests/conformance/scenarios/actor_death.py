@@ -6,8 +6,8 @@ An actor method raising ValueError -> RayTaskError(ValueError); the actor stays
 ALIVE and keeps its state. Also ray.kill with and without restart.
 """
 
-from _actors import dead, make_tally, wait_until_state, watch_states
-from _observe import actor_state, outcome, pass_time, RunLog
+from _actors import collapse, dead, make_tally, watch_states
+from _observe import RunLog, actor_state, outcome, wait_until
 
 
 def run(ray, cluster_utils, workdir):
@@ -27,9 +27,10 @@ def _process_dies(ray, Tally, workdir):
     init_log = RunLog(workdir, "defaults_init")
     actor = Tally.remote(init_log)
     first = outcome(ray, actor.incr.remote())
+    alive = actor_state(ray, actor)  # sampled before the crash: it may be over before watching starts
     dying = actor.crash.remote()
     queued = [actor.incr.remote() for _ in range(2)]
-    states = watch_states(ray, actor, dead)
+    states = collapse([alive] + watch_states(ray, actor, dead))
     dying_result = outcome(ray, dying)
     queued_results = [outcome(ray, r) for r in queued]
     later_result = outcome(ray, actor.incr.remote())
@@ -64,14 +65,20 @@ def _kill(ray, Tally, workdir):
     actor = Tally.options(max_restarts=1, max_task_retries=-1).remote(init_log)
     first = outcome(ray, actor.incr.remote())
     ray.kill(actor, no_restart=False)
-    pass_time(ray, 0.5)  # let the kill land before the next call is sent
+    # ray.kill returns before the process is gone: wait for the new instance's
+    # __init__ so the next call cannot reach the old one.
+    restarted = wait_until(ray, lambda: init_log.count() == 2)
     after_restart = outcome(ray, actor.incr.remote())  # 1: a fresh instance
     ray.kill(actor)  # no_restart=True by default
+    # Asynchronous on real Ray: a call sent at once can still run on the old
+    # instance (seen: it returned 2). Wait for DEAD, then call.
+    final_state = watch_states(ray, actor, dead)[-1]
     after_final_kill = outcome(ray, actor.incr.remote())
     return {
         "first_call": first,
+        "restarted_after_kill": restarted,
         "call_after_kill_with_restart": after_restart,
         "call_after_kill_no_restart": after_final_kill,
-        "final_state": wait_until_state(ray, actor, "DEAD"),
+        "final_state": final_state,
         "init_runs": init_log.count(),
     }

@@ -30,9 +30,10 @@ def _no_task_retries(ray, Tally, workdir):
     init_log = RunLog(workdir, "no_retries_init")
     actor = Tally.options(max_restarts=1, max_task_retries=0).remote(init_log, RESTART_DELAY_S)
     before = [outcome(ray, actor.incr.remote()) for _ in range(2)]
+    alive = actor_state(ray, actor)  # sampled before the crash: it may be over before watching starts
     dying = actor.crash.remote()
     queued = [actor.incr.remote() for _ in range(2)]
-    states = watch_states(ray, actor, back_alive)
+    states = collapse([alive] + watch_states(ray, actor, back_alive))
     dying_result = outcome(ray, dying)
     queued_results = [outcome(ray, r) for r in queued]
     after_restart = outcome(ray, actor.incr.remote())  # 1: state was reset

@@ -5,6 +5,7 @@ its node; the actor's worker is killed with ray.kill.
 """
 
 from _cluster import BIG, SmallCluster, on
+from _actors import dead, watch_states
 from _observe import outcome, pass_time
 
 GET_TIMEOUT_S = 30  # a hang would be a finding, not a stuck suite
@@ -52,9 +53,15 @@ def _actor_owner(ray):
     [inner] = ray.get(keeper.put_inside.remote())
     before = outcome(ray, inner, GET_TIMEOUT_S)
     ray.kill(keeper)
-    pass_time(ray, 1.0)  # ray.kill returns before the process is gone
+    # ray.kill returns before the process is gone: wait until the actor is DEAD.
+    # Then give the death notice time to reach the driver, which borrows the
+    # object: on real Ray a get in the first moments after DEAD can still return
+    # the copy the driver fetched above (seen once); a second later it raises.
+    state = watch_states(ray, keeper, dead)[-1]
+    pass_time(ray, 1.0)
     after = outcome(ray, inner, GET_TIMEOUT_S)
     return {
-        "get_before": {"value_len": len(before["value"])} if "value" in before else before,
+        "get_before": before,
+        "state_after_kill": state,
         "get_after_kill": after,
     }
