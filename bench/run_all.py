@@ -24,6 +24,7 @@ BENCHMARKS = [
     ("conformance_wall.py", lambda: os.environ.get("RAY_PYTHON"),
      "needs RAY_PYTHON (make bench sets it; make ray-venv builds it)"),
     ("replay_cost.py", None, None),
+    ("pg_starvation.py", None, None),
 ]
 
 
