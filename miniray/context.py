@@ -20,6 +20,15 @@ def current():
     return _state["rt"]
 
 
+def require(what: str):
+    """The active runtime, for simulation-only calls that must not start one implicitly."""
+    rt = _state["rt"]
+    if rt is None:
+        raise RuntimeError(f"miniray is not initialized: call miniray.init() (or create a "
+                           f"miniray.cluster_utils.Cluster) before {what}.")
+    return rt
+
+
 def runtime(what: str):
     rt = _state["rt"]
     if rt is None:

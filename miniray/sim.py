@@ -25,11 +25,7 @@ __all__ = ["now", "sleep", "set_seed", "set_budget", "schedule", "inject", "kill
 
 
 def _rt():
-    rt = context.current()
-    if rt is None:
-        raise RuntimeError("miniray is not initialized: call miniray.init() (or create a "
-                           "miniray.cluster_utils.Cluster) before using miniray.sim.")
-    return rt
+    return context.require("using miniray.sim")
 
 
 def now() -> float:

@@ -76,11 +76,8 @@ class Effect:
 
 
 def _runtime():
-    rt = context.current()
-    if rt is None:
-        raise RuntimeError("miniray is not initialized: the simulated services stamp effects with "
-                           "virtual time, so call miniray.init() before using them.")
-    return rt
+    # Effects are stamped with virtual time, so there must be a clock.
+    return context.require("using the simulated services")
 
 
 class Services:

@@ -19,10 +19,7 @@ class _Row(dict):
 
 
 def _rt():
-    rt = context.current()
-    if rt is None:
-        raise RuntimeError("miniray is not initialized.")
-    return rt
+    return context.require("reading the cluster's state")
 
 
 def list_actors(filters=None, limit: int = 10_000, detail: bool = False) -> list:
