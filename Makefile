@@ -8,8 +8,11 @@ DEV_STAMP := $(VENV)/.dev-installed
 RAY_VENV := .venv-ray
 RAY_STAMP := $(RAY_VENV)/.ray-installed
 NODE_STAMP := node_modules/.installed
+SITE_VENV := .venv-site
+SITE_STAMP := $(SITE_VENV)/.site-installed
+BROWSER_STAMP := $(VENV)/.browser-installed
 
-.PHONY: test serve site dev ray-venv node-deps pyodide-wheels bench clean
+.PHONY: test serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps bench clean
 
 ## Python dev environment (miniray editable + test tools)
 $(DEV_STAMP): pyproject.toml
@@ -43,17 +46,34 @@ $(PYODIDE_WHEELS_STAMP): tests/pyodide/wheels.txt
 	touch $@
 pyodide-wheels: $(PYODIDE_WHEELS_STAMP)
 
-test: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP)
+test: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps site
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q
 
 bench: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP)
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python bench/run_all.py
 
-site: $(DEV_STAMP)
-	mkdir -p site && cp docs/placeholder.html site/index.html
+## Course site: MkDocs Material + the offline JupyterLite playground (hooks/), built into site/.
+## Site tools live in their own venv so the miniray dev env stays light.
+$(SITE_STAMP): requirements-site.txt
+	$(PY) -m venv $(SITE_VENV)
+	$(SITE_VENV)/bin/pip install -q --upgrade pip
+	$(SITE_VENV)/bin/pip install -q -r requirements-site.txt
+	touch $@
+site-deps: $(SITE_STAMP)
+
+site: $(SITE_STAMP) $(NODE_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(SITE_VENV)/bin/mkdocs build --strict
 
 serve: site
-	cd site && $(CURDIR)/$(BIN)/python -m http.server 8000 --bind 127.0.0.1
+	cd site && $(CURDIR)/$(SITE_VENV)/bin/python -m http.server 8000 --bind 127.0.0.1
+
+## Browser tests: Debian's Chromium (apt, only if missing) driven by Python playwright in the dev
+## venv. Never `playwright install`: it downloads its own browser, which this network refuses.
+$(BROWSER_STAMP): requirements-browser.txt $(DEV_STAMP)
+	test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	$(BIN)/pip install -q -r requirements-browser.txt
+	touch $@
+browser-deps: $(BROWSER_STAMP)
 
 clean:
 	rm -rf site build dist .pytest_cache

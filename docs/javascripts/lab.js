@@ -1,0 +1,152 @@
+// Lab panels (see hooks/lab_panel.py): boot JupyterLite only when asked, keep the embedded lab
+// in the page's light/dark scheme, and say so when the learner's saved copy of a notebook was
+// made from an older shipped version (otherwise the stale copy silently shadows the new one).
+(function () {
+  "use strict";
+
+  // JupyterLite keeps saved notebooks in IndexedDB through localforage: one database named by
+  // `contentsStorageName` (jupyter-lite.json), keys are contents paths.
+  const STORES_WITH_COPIES = ["files", "checkpoints"];
+
+  function request(req) {
+    return new Promise((resolve, reject) => {
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+  }
+
+  // Open the lab's database only if it exists: opening a missing one would create it empty.
+  async function openStorage(name) {
+    if (!window.indexedDB || !indexedDB.databases) return null;
+    const existing = await indexedDB.databases();
+    if (!existing.some((db) => db.name === name)) return null;
+    return request(indexedDB.open(name));
+  }
+
+  async function savedCopy(storage, path) {
+    const db = await openStorage(storage);
+    if (!db) return null;
+    try {
+      if (!db.objectStoreNames.contains("files")) return null;
+      return await request(db.transaction("files").objectStore("files").get(path));
+    } finally {
+      db.close();
+    }
+  }
+
+  async function deleteCopy(storage, path) {
+    const db = await openStorage(storage);
+    if (!db) return;
+    try {
+      for (const store of STORES_WITH_COPIES) {
+        if (!db.objectStoreNames.contains(store)) continue;
+        const tx = db.transaction(store, "readwrite");
+        tx.objectStore(store).delete(path);
+        await new Promise((resolve, reject) => {
+          tx.oncomplete = resolve;
+          tx.onerror = () => reject(tx.error);
+        });
+      }
+    } finally {
+      db.close();
+    }
+  }
+
+  function copyHash(model) {
+    let content = model && model.content;
+    if (typeof content === "string") {
+      try {
+        content = JSON.parse(content);
+      } catch (e) {
+        return null;
+      }
+    }
+    const meta = content && content.metadata && content.metadata.fault_lines;
+    return meta ? meta.source_sha256 : null;
+  }
+
+  function pageIsDark() {
+    return document.body.getAttribute("data-md-color-scheme") === "slate";
+  }
+
+  // The lite apps expose their JupyterLab application object as window.jupyterapp.
+  async function jupyterApp(frame, timeoutMs) {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const app = frame.contentWindow && frame.contentWindow.jupyterapp;
+      if (app && app.commands && app.commands.hasCommand("apputils:change-theme")) return app;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return null;
+  }
+
+  async function followPageScheme(frame) {
+    const app = await jupyterApp(frame, 60000);
+    if (!app) return;
+    // Only once the app is restored: a theme change during start-up shows the notebook app's
+    // splash screen a second time, and its removal then throws in the app.
+    await app.restored;
+    const theme = pageIsDark() ? "JupyterLab Dark" : "JupyterLab Light";
+    if (frame.contentDocument.body.dataset.jpThemeName === theme) return;
+    await app.commands.execute("apputils:change-theme", { theme: theme });
+  }
+
+  function labUrl(panel) {
+    const lite = panel.dataset.lite;
+    if (panel.dataset.app === "lab") return lite + "lab/index.html";
+    return lite + "notebooks/index.html?path=" + encodeURIComponent(panel.dataset.notebook);
+  }
+
+  function startLab(panel) {
+    const holder = panel.querySelector(".fl-lab__frame");
+    if (holder.querySelector("iframe")) return;
+    const frame = document.createElement("iframe");
+    frame.className = "fl-lab__iframe";
+    frame.title = panel.dataset.notebook ? "Lab notebook " + panel.dataset.notebook : "Playground";
+    frame.src = labUrl(panel);
+    frame.addEventListener("load", () => followPageScheme(frame));
+    holder.appendChild(frame);
+    panel.classList.add("fl-lab--started");
+    const start = panel.querySelector(".fl-lab__start");
+    start.disabled = true;
+    start.textContent = "Lab started";
+  }
+
+  async function checkForStaleCopy(panel) {
+    if (!panel.dataset.notebook) return;
+    const notice = panel.querySelector(".fl-lab__notice");
+    const copy = await savedCopy(panel.dataset.storage, panel.dataset.notebook);
+    notice.hidden = !copy || copyHash(copy) === panel.dataset.sha256;
+  }
+
+  async function resetToShipped(panel) {
+    // Close the lab first, so it cannot write its open (stale) notebook back after the reset.
+    const holder = panel.querySelector(".fl-lab__frame");
+    const wasStarted = Boolean(holder.querySelector("iframe"));
+    holder.replaceChildren();
+    await deleteCopy(panel.dataset.storage, panel.dataset.notebook);
+    panel.querySelector(".fl-lab__notice").hidden = true;
+    const start = panel.querySelector(".fl-lab__start");
+    start.disabled = false;
+    start.textContent = "Start the lab";
+    if (wasStarted) startLab(panel);
+  }
+
+  function setUp(panel) {
+    panel.querySelector(".fl-lab__start").addEventListener("click", () => startLab(panel));
+    const reset = panel.querySelector(".fl-lab__reset");
+    if (reset) reset.addEventListener("click", () => resetToShipped(panel));
+    const keep = panel.querySelector(".fl-lab__keep");
+    if (keep) keep.addEventListener("click", () => (panel.querySelector(".fl-lab__notice").hidden = true));
+    checkForStaleCopy(panel).catch((error) => console.warn("stale-copy check skipped:", error));
+  }
+
+  function followSchemeChanges() {
+    new MutationObserver(() => {
+      document.querySelectorAll(".fl-lab__iframe").forEach((frame) => followPageScheme(frame));
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  }
+
+  document.querySelectorAll(".fl-lab").forEach(setUp);
+  followSchemeChanges();
+})();

@@ -1,0 +1,97 @@
+"""MkDocs hook: builds the JupyterLite playground and wires it into the course pages.
+
+- on_config: lists docs/design/ pages in the nav.
+- on_pre_build: writes the shipped notebooks, runs the lite build (build/lite).
+- on_page_markdown: a page whose front matter names `notebook: <stem>` gets the lab panel
+  after its title; `playground: true` gets the full-app panel.
+- on_post_build: copies the lite build into site/lite and checks no page names a CDN.
+
+FAULT_LINES_SKIP_LITE=1 skips the JupyterLite build (notebooks are still written, so hashes and
+links are real): a quick `mkdocs build --strict` for checking pages and links only.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shutil
+from pathlib import Path
+
+import lab_panel
+import lesson_notebooks
+import lite_build
+
+log = logging.getLogger("mkdocs.hooks.fault_lines")
+REPO = Path(__file__).resolve().parent.parent
+LITE_BUILD = REPO / "build/lite"
+# Hosts the built pages must never load from (Google Fonts is Material's default).
+CDN_PATTERN = re.compile(r"cdn\.jsdelivr|unpkg\.com|fonts\.googleapis|cdnjs\.")
+
+_notebooks: dict[str, lesson_notebooks.ShippedNotebook] = {}
+
+
+def _skip_lite() -> bool:
+    return os.environ.get("FAULT_LINES_SKIP_LITE") == "1"
+
+
+def _storage_name() -> str:
+    config = json.loads((REPO / "playground/jupyter-lite.json").read_text())
+    return config["jupyter-config-data"]["contentsStorageName"]
+
+
+def on_config(config, **kwargs):
+    # docs/design/ is written by the runtime's engineers: list its pages under "Design" without
+    # anyone editing mkdocs.yml, so a new design note never fails the strict build for nav.
+    design = sorted((Path(config["docs_dir"]) / "design").glob("*.md"))
+    if design and config["nav"] is not None:
+        config["nav"].append({"Design": [f"design/{page.name}" for page in design]})
+    return config
+
+
+def on_pre_build(config, **kwargs):
+    _notebooks.clear()
+    if _skip_lite():
+        _notebooks.update(lesson_notebooks.write_notebooks(REPO, REPO / "build/notebooks-only"))
+        log.info("FAULT_LINES_SKIP_LITE=1: site built without the JupyterLite playground")
+        return
+    _notebooks.update(lite_build.build_lite(REPO, LITE_BUILD, log=log.info))
+
+
+def _insert_after_title(markdown: str, html: str) -> str:
+    lines = markdown.splitlines()
+    for index, line in enumerate(lines):
+        if line.startswith("# "):
+            return "\n".join([*lines[: index + 1], html, *lines[index + 1 :]]) + "\n"
+    return html + "\n" + markdown
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    stem = page.meta.get("notebook")
+    if stem:
+        if stem not in _notebooks:
+            raise SystemExit(f"{page.file.src_path}: notebook '{stem}' is not in lessons/ or exercises/")
+        shipped = _notebooks[stem]
+        panel = lab_panel.lesson_panel(page.url, shipped.path, shipped.sha256, _storage_name())
+        return _insert_after_title(markdown, panel)
+    if page.meta.get("playground"):
+        return _insert_after_title(markdown, lab_panel.playground_panel(page.url))
+    return markdown
+
+
+def on_post_build(config, **kwargs):
+    site_dir = Path(config["site_dir"])
+    # Our pages and assets only: Material's bundle names unpkg for a ResizeObserver polyfill and
+    # mermaid, fetched only by browsers lacking the one or pages using the other (neither here);
+    # the browser tests check the requests pages really make.
+    ours = [*site_dir.rglob("*.html"), *(site_dir / "javascripts").rglob("*"), *(site_dir / "stylesheets").rglob("*")]
+    offenders = [
+        str(path.relative_to(site_dir))
+        for path in ours
+        if path.is_file() and CDN_PATTERN.search(path.read_text(errors="ignore"))
+    ]
+    if offenders:
+        raise SystemExit(f"built pages name a CDN (the site must be self-contained): {offenders}")
+    if not _skip_lite():
+        shutil.copytree(LITE_BUILD, site_dir / lab_panel.LITE_DIR, dirs_exist_ok=True)

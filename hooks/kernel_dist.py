@@ -1,0 +1,94 @@
+"""Stage the self-hosted Pyodide distribution that JupyterLite's kernel loads from.
+
+Result: <lite_src>/static/pyodide/ with Pyodide's core files (from the npm package), every wheel
+the kernel boots from (PyPI, hash-pinned), the kernel's own shim wheels, a miniray wheel built
+from this repo, and a pyodide-lock.json naming exactly those files. jupyterlite-pyodide-kernel
+copies that "well-known" folder into the site and points the kernel at it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pyodide_lock
+
+# The four files that make a booting Pyodide; the npm package ships no package wheels.
+CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# Shims that ship inside the jupyterlite-pyodide-kernel wheel (its labextension's pypi/ folder).
+KERNEL_SHIMS = ("piplite-", "pyodide_kernel-", "ipykernel-", "widgetsnbextension-4.")
+
+
+def _run(cmd: list[str], what: str) -> None:
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode:
+        raise SystemExit(f"{what} failed ({' '.join(cmd)}):\n{result.stdout}\n{result.stderr}")
+
+
+def _kernel_extension_dir() -> Path:
+    ext = Path(sys.prefix) / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension"
+    if not ext.is_dir():
+        raise SystemExit(f"jupyterlite-pyodide-kernel's labextension not found at {ext}")
+    return ext
+
+
+def fetch_pypi_wheels(requirements: Path, dest: Path) -> None:
+    """Download the hash-pinned pure wheels; pip refuses any file whose hash differs."""
+    dest.mkdir(parents=True, exist_ok=True)
+    _run(
+        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+         "--python-version", "3.14", "--require-hashes", "-r", str(requirements), "-d", str(dest)],
+        "downloading the kernel's wheels from PyPI",
+    )
+
+
+def miniray_source(repo: Path) -> Path:
+    """Where miniray is built from: this repo, or MINIRAY_SRC (another checkout, for trying a
+    branch of the runtime against the site without merging it)."""
+    return Path(os.environ.get("MINIRAY_SRC") or repo).resolve()
+
+
+def build_miniray_wheel(repo: Path, dest: Path) -> Path:
+    """Wheel of this repo's miniray, so `import miniray` works in the browser with no %pip."""
+    for old in dest.glob("miniray-*.whl"):
+        old.unlink()
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest), str(repo)],
+         "building the miniray wheel")
+    wheels = list(dest.glob("miniray-*.whl"))
+    if len(wheels) != 1:
+        raise SystemExit(f"expected one miniray wheel in {dest}, found {wheels}")
+    return wheels[0]
+
+
+def stage_pyodide(repo: Path, lite_src: Path, cdn_base_url: str) -> Path:
+    """Fill <lite_src>/static/pyodide and return the path of the lock written there."""
+    npm_pyodide = repo / "node_modules/pyodide"
+    if not (npm_pyodide / "pyodide.mjs").is_file():
+        raise SystemExit(f"{npm_pyodide} is missing: run `npm ci` (make node-deps) first")
+    out = lite_src / "static/pyodide"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for name in CORE_FILES:
+        shutil.copy2(npm_pyodide / name, out / name)
+
+    cache = repo / "build/wheels"
+    fetch_pypi_wheels(repo / "playground/kernel-wheels.txt", cache / "pypi")
+    for wheel in (cache / "pypi").glob("*.whl"):
+        shutil.copy2(wheel, out / wheel.name)
+    for wheel in (_kernel_extension_dir() / "static/pypi").glob("*.whl"):
+        if wheel.name.startswith(KERNEL_SHIMS):
+            shutil.copy2(wheel, out / wheel.name)
+    miniray = build_miniray_wheel(miniray_source(repo), cache / "miniray")
+    shutil.copy2(miniray, out / miniray.name)
+
+    lock = pyodide_lock.build_lock(out, npm_pyodide / "pyodide-lock.json", cdn_base_url)
+    lock_path = out / "pyodide-lock.json"
+    lock_path.write_text(json.dumps(lock, indent=1, sort_keys=True))
+    problems = pyodide_lock.check_lock(lock_path)
+    if problems:
+        raise SystemExit("pyodide-lock.json is broken:\n" + "\n".join(problems))
+    return lock_path

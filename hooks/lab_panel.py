@@ -1,0 +1,56 @@
+"""HTML of the lab panel a lesson page (or the Playground page) carries.
+
+Nothing heavy happens until "Start the lab": the iframe to the JupyterLite app is created by
+docs/javascripts/lab.js on click, so a lesson page opens instantly and boots one kernel only
+when asked. The panel carries what the script needs as data attributes.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+LITE_DIR = "lite"  # where the JupyterLite build sits inside the site
+
+
+def site_root_prefix(page_url: str) -> str:
+    """Relative path from a page (directory URLs, e.g. 'lessons/first-tasks/') to the site root."""
+    depth = len([part for part in page_url.split("/") if part])
+    return "../" * depth
+
+
+def lesson_panel(page_url: str, notebook_path: str, sha256: str, storage_name: str) -> str:
+    lite = f"{site_root_prefix(page_url)}{LITE_DIR}/"
+    path = escape(notebook_path, quote=True)
+    name = escape(notebook_path.rsplit("/", 1)[-1], quote=True)
+    return f"""
+<div class="fl-lab" data-app="notebooks" data-lite="{lite}" data-notebook="{path}"
+     data-sha256="{sha256}" data-storage="{escape(storage_name, quote=True)}">
+  <div class="fl-lab__actions">
+    <button type="button" class="md-button md-button--primary fl-lab__start">Start the lab</button>
+    <a class="md-button fl-lab__playground" href="{lite}lab/index.html?path={path}">Open in the playground</a>
+    <a class="md-button fl-lab__download" href="{lite}files/{path}" download="{name}">Download .ipynb</a>
+  </div>
+  <div class="admonition warning fl-lab__notice" role="alert" hidden>
+    <p class="admonition-title">This notebook has a newer version</p>
+    <p>The lesson's notebook changed since you saved your copy in this browser, and your copy is
+    the one that opens. Reset to get the new version (your edits to this notebook are lost), or
+    keep your copy.</p>
+    <p><button type="button" class="md-button md-button--primary fl-lab__reset">Reset to the new version</button>
+    <button type="button" class="md-button fl-lab__keep">Keep my copy</button></p>
+  </div>
+  <div class="fl-lab__frame"></div>
+</div>
+"""
+
+
+def playground_panel(page_url: str) -> str:
+    lite = f"{site_root_prefix(page_url)}{LITE_DIR}/"
+    return f"""
+<div class="fl-lab fl-lab--playground" data-app="lab" data-lite="{lite}">
+  <div class="fl-lab__actions">
+    <button type="button" class="md-button md-button--primary fl-lab__start">Start the playground</button>
+    <a class="md-button" href="{lite}lab/index.html">Open it full screen</a>
+  </div>
+  <div class="fl-lab__frame"></div>
+</div>
+"""

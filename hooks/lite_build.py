@@ -1,0 +1,62 @@
+"""Build the JupyterLite playground (lab + notebook apps) from playground/ into build/lite.
+
+The lite dir is staged under build/lite-src so that nothing generated lands in playground/:
+its config files, the shipped notebooks (files/) and the self-hosted Pyodide (static/pyodide).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import kernel_dist
+import lesson_notebooks
+
+# Only these labextensions go into the site: the kernel and the widget manager. Everything else
+# that happens to be installed in the build venv (jupytext's, pygments') is left out.
+FEDERATED_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
+CONFIG_FILES = ("jupyter-lite.json", "overrides.json")
+
+
+def _cdn_base_url() -> str:
+    # Taken from the installed kernel package rather than written here: the matplotlib-family
+    # lock entries are the only place the site may name Pyodide's CDN.
+    from jupyterlite_pyodide_kernel.constants import PYODIDE_CDN_URL
+
+    return PYODIDE_CDN_URL
+
+
+def _write_build_config(repo: Path, lite_src: Path) -> None:
+    config = json.loads((repo / "playground/jupyter_lite_config.json").read_text())
+    labextensions = Path(sys.prefix) / "share/jupyter/labextensions"
+    build = config.setdefault("LiteBuildConfig", {})
+    build["federated_extensions"] = [str(labextensions / name) for name in FEDERATED_EXTENSIONS]
+    build["contents"] = [str(lite_src / "files")]
+    (lite_src / "jupyter_lite_config.json").write_text(json.dumps(config, indent=2))
+    for name in CONFIG_FILES:
+        shutil.copy2(repo / "playground" / name, lite_src / name)
+
+
+def build_lite(repo: Path, out_dir: Path, log=print) -> dict[str, lesson_notebooks.ShippedNotebook]:
+    """Build the lite site into out_dir; returns the shipped notebooks keyed by stem."""
+    started = time.monotonic()
+    lite_src = repo / "build/lite-src"
+    shutil.rmtree(lite_src, ignore_errors=True)
+    lite_src.mkdir(parents=True)
+    notebooks = lesson_notebooks.write_notebooks(repo, lite_src / "files")
+    lesson_notebooks.execute_lessons(repo, notebooks)
+    kernel_dist.stage_pyodide(repo, lite_src, _cdn_base_url())
+    _write_build_config(repo, lite_src)
+    shutil.rmtree(out_dir, ignore_errors=True)
+    jupyter = Path(sys.executable).parent / "jupyter"
+    result = subprocess.run(
+        [str(jupyter), "lite", "build", "--lite-dir", str(lite_src), "--output-dir", str(out_dir)],
+        cwd=lite_src, capture_output=True, text=True)
+    if result.returncode:
+        raise SystemExit(f"jupyter lite build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+    log(f"JupyterLite built in {time.monotonic() - started:.1f}s with {len(notebooks)} notebooks")
+    return notebooks

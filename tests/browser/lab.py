@@ -1,0 +1,59 @@
+"""Driving the embedded lab the way a learner does: start it, run cells, edit, save."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Frame, FrameLocator, Page
+
+BOOT_TIMEOUT_MS = 120_000  # a cold kernel boot on 2 busy cores, with margin
+
+# All saved copies of a notebook in the lab's browser storage (see docs/javascripts/lab.js).
+READ_SAVED_COPY_JS = """async ([storage, path]) => {
+  const db = await new Promise((ok, fail) => { const r = indexedDB.open(storage); r.onsuccess = () => ok(r.result); r.onerror = fail; });
+  try {
+    if (!db.objectStoreNames.contains('files')) return null;
+    return await new Promise((ok) => { const r = db.transaction('files').objectStore('files').get(path); r.onsuccess = () => ok(r.result || null); });
+  } finally { db.close(); }
+}"""
+
+# Rewrites the hash stored with the learner's copy, as if it had been saved from an older
+# shipped version of the notebook.
+AGE_SAVED_COPY_JS = """async ([storage, path]) => {
+  const db = await new Promise((ok, fail) => { const r = indexedDB.open(storage); r.onsuccess = () => ok(r.result); r.onerror = fail; });
+  const tx = db.transaction('files', 'readwrite');
+  const store = tx.objectStore('files');
+  const model = await new Promise((ok) => { const r = store.get(path); r.onsuccess = () => ok(r.result); });
+  model.content.metadata.fault_lines.source_sha256 = 'from-an-older-build';
+  store.put(model, path);
+  await new Promise((ok) => { tx.oncomplete = ok; });
+  db.close();
+}"""
+
+
+def start_lab(page: Page) -> tuple[FrameLocator, Frame]:
+    """Click "Start the lab" and wait until the notebook app shows its notebook."""
+    page.get_by_role("button", name="Start the lab").click()
+    frame_locator = page.frame_locator("iframe.fl-lab__iframe")
+    frame_locator.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=BOOT_TIMEOUT_MS)
+    frame = page.frame(url=lambda url: "/lite/notebooks/" in url)
+    frame.wait_for_function("() => window.jupyterapp", timeout=BOOT_TIMEOUT_MS)
+    frame.evaluate("() => window.jupyterapp.restored")
+    return frame_locator, frame
+
+
+def run_all_cells(frame: Frame) -> None:
+    # Not awaited: the command settles only when every cell has run, and evaluate() has no
+    # timeout; callers wait for the outputs they expect instead.
+    # The command is disabled until the notebook panel is the app's current widget.
+    frame.wait_for_function(
+        "() => window.jupyterapp.commands.isEnabled('notebook:run-all-cells')", timeout=BOOT_TIMEOUT_MS)
+    frame.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+
+
+def wait_for_output(frame_locator: FrameLocator, text: str) -> str:
+    output = frame_locator.locator(".jp-OutputArea-output", has_text=text).first
+    output.wait_for(timeout=BOOT_TIMEOUT_MS)
+    return output.inner_text()
+
+
+def panel_data(page: Page) -> dict:
+    return page.locator(".fl-lab").evaluate("(el) => ({...el.dataset})")

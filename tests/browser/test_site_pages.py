@@ -1,0 +1,70 @@
+"""Every page of the built site answers 200, loads with no console error and no off-site
+request, and the MkDocs build is clean under --strict (no broken links)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from conftest import REPO
+
+pytestmark = pytest.mark.browser
+
+LINK = re.compile(r'(?:href|src)="([^"#]+)')
+LITE_ENTRY_POINTS = ["lite/lab/index.html", "lite/notebooks/index.html", "lite/jupyter-lite.json",
+                     "lite/static/pyodide/pyodide-lock.json"]
+
+
+def _pages(site_dir):
+    """The MkDocs pages: every HTML file outside the JupyterLite build."""
+    return sorted(p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html")
+                  if p.relative_to(site_dir).parts[0] != "lite")
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_every_page_and_every_link_on_it_answers_200(site_dir, base_url):
+    pages = _pages(site_dir)
+    assert "lessons/first-tasks/index.html" in pages and "playground/index.html" in pages
+    urls = {base_url + page for page in pages if page != "404.html"}
+    urls |= {base_url + entry for entry in LITE_ENTRY_POINTS}
+    for page in pages:
+        html = (site_dir / page).read_text()
+        for link in LINK.findall(html):
+            url = urllib.parse.urljoin(base_url + page, link)
+            if url.startswith(base_url):
+                urls.add(url.split("?")[0])
+    bad = {url: status for url in sorted(urls) if (status := _status(url)) != 200}
+    assert bad == {}
+
+
+def test_pages_load_with_no_console_error_and_no_off_site_request(site_dir, base_url, new_context):
+    context, traffic = new_context()
+    page = context.new_page()
+    for path in _pages(site_dir):
+        if path != "404.html":
+            page.goto(base_url + path.removesuffix("index.html"))
+            page.wait_for_load_state("networkidle")
+    traffic.assert_clean()
+
+
+def test_mkdocs_build_strict_passes(tmp_path):
+    mkdocs = REPO / ".venv-site/bin/mkdocs"
+    if not mkdocs.exists():
+        pytest.skip("site tools not installed: run `make site`")
+    # The pages and links only: the JupyterLite part is built (and checked) by `make site`.
+    env = dict(os.environ, FAULT_LINES_SKIP_LITE="1", NO_MKDOCS_2_WARNING="1")
+    result = subprocess.run([str(mkdocs), "build", "--strict", "-d", str(tmp_path / "site")],
+                            cwd=REPO, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
