@@ -28,10 +28,13 @@ TIMEOUT_S = 180
 
 
 def scenario_names():
-    """Every scenario module, slowest (multi-node) first so parallel runs pack well."""
+    """Every scenario module, slowest on real Ray first so two-at-a-time runs pack well.
+
+    Durations come from the last recording; scenarios never recorded go first.
+    """
     names = sorted(p.stem for p in SCENARIO_DIR.glob("*.py") if not p.stem.startswith("_"))
-    multi_node = [n for n in names if "SmallCluster" in (SCENARIO_DIR / f"{n}.py").read_text()]
-    return multi_node + [n for n in names if n not in multi_node]
+    walls = _recorded_file().get("wall_s", {})
+    return sorted(names, key=lambda n: -walls.get(n, float("inf")))
 
 
 @dataclass
@@ -142,10 +145,23 @@ def mismatch_report(scenario, first_name, first, second_name, second, diffs):
     )
 
 
+def _recorded_file():
+    return json.loads(RECORDED.read_text()) if RECORDED.exists() else {}
+
+
 def load_recorded():
-    if not RECORDED.exists():
-        return {}
-    return json.loads(RECORDED.read_text())["scenarios"]
+    """Real Ray's recorded observations by scenario name."""
+    return _recorded_file().get("scenarios", {})
+
+
+def save_recorded(observations, walls):
+    """Merge scenarios' observations and real-Ray wall times into the recording."""
+    data = _recorded_file()
+    data["ray"] = "2.60.0"
+    data.setdefault("scenarios", {}).update(observations)
+    data.setdefault("wall_s", {}).update(walls)
+    RECORDED.parent.mkdir(exist_ok=True)
+    RECORDED.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def default_ray_python():

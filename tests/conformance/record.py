@@ -7,13 +7,12 @@ save observations that differ between the two runs: those would be timing, not
 semantics, and would make the conformance tests flaky.
 """
 
-import json
 import os
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from harness import RECORDED, differences, run_scenario, scenario_names
+from harness import differences, run_scenario, save_recorded, scenario_names
 
 
 def main(argv):
@@ -26,23 +25,23 @@ def main(argv):
     with ThreadPoolExecutor(2) as pool:
         results = list(pool.map(
             lambda job: run_scenario(ray_python, "ray", job[0], f"{base}/{job[0]}-{job[1]}"), jobs))
-    recorded = json.loads(RECORDED.read_text())["scenarios"] if RECORDED.exists() else {}
     by_name = {}
     for result in results:
         if not result.ok:
             raise SystemExit(f"{result.scenario} failed on real Ray:\n{result.output}")
         by_name.setdefault(result.scenario, []).append(result)
     unstable = False
+    observations, walls = {}, {}
     for name, (first, second) in by_name.items():
         diffs = differences(first.observations, second.observations)
         if diffs:
             unstable = True
             print(f"{name}: real Ray disagreed with itself:\n  " + "\n  ".join(diffs))
         else:
-            recorded[name] = first.observations
+            observations[name] = first.observations
+            walls[name] = round(max(first.wall_s, second.wall_s), 1)
             print(f"{name}: {first.wall_s:.1f} s / {second.wall_s:.1f} s, stable")
-    RECORDED.parent.mkdir(exist_ok=True)
-    RECORDED.write_text(json.dumps({"ray": "2.60.0", "scenarios": recorded}, indent=1, sort_keys=True) + "\n")
+    save_recorded(observations, walls)
     return 1 if unstable else 0
 
 
