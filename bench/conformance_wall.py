@@ -32,11 +32,11 @@ def main(argv=None):
     if not ray_python:
         raise SystemExit("set RAY_PYTHON to the python of the ray==2.60.0 venv (make ray-venv)")
     names = args.scenarios or scenario_names()
-    base = Path(tempfile.mkdtemp(prefix="conformance-wall-"))
     rows = []
     for name in names:
-        real = run_scenario(ray_python, "ray", name, base / "ray" / name)
-        mini = run_scenario(sys.executable, "miniray", name, base / "miniray" / name)
+        with tempfile.TemporaryDirectory(prefix="conformance-wall-") as base:
+            real = run_scenario(ray_python, "ray", name, Path(base) / "ray")
+            mini = run_scenario(sys.executable, "miniray", name, Path(base) / "miniray")
         for r in (real, mini):
             if not r.ok:
                 raise SystemExit(f"{name} failed on {r.backend}:\n{r.output}")

@@ -20,9 +20,8 @@ def main(argv):
     if not ray_python:
         raise SystemExit("set RAY_PYTHON to the python of a venv with ray==2.60.0 (make ray-venv)")
     wanted = argv[1:] or scenario_names()
-    base = tempfile.mkdtemp(prefix="conformance-record-")
     jobs = [(name, i) for i in (1, 2) for name in wanted]
-    with ThreadPoolExecutor(2) as pool:
+    with tempfile.TemporaryDirectory(prefix="conformance-record-") as base, ThreadPoolExecutor(2) as pool:
         results = list(pool.map(
             lambda job: run_scenario(ray_python, "ray", job[0], f"{base}/{job[0]}-{job[1]}"), jobs))
     by_name = {}
