@@ -1,17 +1,23 @@
 // Run a repo Python script inside Pyodide under Node, as `python script.py args...` would.
 //
-//   node tests/pyodide/run_script.mjs <script.py relative to the repo> [args...]
+//   node tests/pyodide/run_script.mjs [--with DIR]... <script.py relative to the repo> [args...]
 //
-// The script sees the repo (miniray/, bench/, the script's own folder) at /repo and
+// The script sees miniray/, its own folder and each --with folder at /repo and
 // runs as __main__ with sys.argv set. Exit code: the script's SystemExit code, or 3
 // if Pyodide itself failed. Used by the benchmarks to time the same code in Pyodide.
 
 import { dirname } from "node:path";
 import { startPyodide, copyTree, enterRepo, GUEST_REPO } from "./pyodide_host.mjs";
 
-const [script, ...args] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const extraDirs = [];
+while (argv[0] === "--with" && argv.length > 1) {
+  extraDirs.push(argv[1]);
+  argv.splice(0, 2);
+}
+const [script, ...args] = argv;
 if (!script) {
-  console.error("usage: node run_script.mjs <script.py> [args...]");
+  console.error("usage: node run_script.mjs [--with DIR]... <script.py> [args...]");
   process.exit(2);
 }
 
@@ -19,6 +25,7 @@ try {
   const pyodide = await startPyodide();
   copyTree(pyodide, "miniray");
   copyTree(pyodide, dirname(script));
+  for (const dir of extraDirs) copyTree(pyodide, dir);
   enterRepo(pyodide, [`${GUEST_REPO}/${dirname(script)}`]);
   pyodide.globals.set("script_argv", pyodide.toPy([script, ...args]));
   const code = pyodide.runPython(`
