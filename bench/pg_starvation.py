@@ -27,12 +27,14 @@ def window(ray, cluster_utils, seconds: float) -> dict:
         "num_cpus": 0, "_system_config": {"health_check_period_ms": 100,
                                           "health_check_failure_threshold": 10,
                                           "health_check_initial_delay_ms": 0}})
-    nodes = [cluster.add_node(num_cpus=1, labels={"tier": t}) for t in ("L1", "L2", "L1", "L2")]
+    nodes = [cluster.add_node(num_cpus=1, labels={"tier": t}) for t in ("L1", "L2")]
     ray.init(address=cluster.address)
     try:
         sel = [{"tier": "L1"}, {"tier": "L2"}]
         groups = []
-        for name in ("PG_A", "PG_B"):
+        for name in ("PG_A", "PG_B"):  # PG_A on N1+N2, then PG_B on N3+N4, as in the seed
+            if name == "PG_B":
+                nodes += [cluster.add_node(num_cpus=1, labels={"tier": t}) for t in ("L1", "L2")]
             pg = pg_mod.placement_group([{"CPU": 1}, {"CPU": 1}], strategy="STRICT_SPREAD",
                                         bundle_label_selector=sel, name=name)
             ray.get(pg.ready())
