@@ -28,6 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests/browser"))
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (same browser flags as the tests)
+from lab import SESSION_READY_JS  # noqa: E402
 
 LESSON_NOTEBOOK = "lessons/01_first_tasks.ipynb"
 BASELINE = REPO / "build/bench/baseline"
@@ -81,8 +82,7 @@ def first_cell_executed(page, open_lab) -> float:
     frame_locator, frame = open_lab(page)
     frame.wait_for_function("() => window.jupyterapp", timeout=180_000)
     frame.evaluate("() => window.jupyterapp.restored")
-    frame.wait_for_function("() => window.jupyterapp.commands.isEnabled('notebook:run-all-cells')",
-                            timeout=180_000)
+    frame.wait_for_function(SESSION_READY_JS, timeout=180_000)
     frame.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     prompt = frame_locator.locator(".jp-CodeCell .jp-InputPrompt").first
     prompt.filter(has_text="[1]").wait_for(timeout=180_000)

@@ -29,6 +29,13 @@ AGE_SAVED_COPY_JS = """async ([storage, path]) => {
 }"""
 
 
+SESSION_READY_JS = """() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  return Boolean(panel && panel.context && panel.context.isReady && panel.sessionContext
+    && panel.sessionContext.isReady && panel.sessionContext.session);
+}"""
+
+
 def start_lab(page: Page) -> tuple[FrameLocator, Frame]:
     """Click "Start the lab" and wait until the notebook app shows its notebook."""
     page.get_by_role("button", name="Start the lab").click()
@@ -43,15 +50,20 @@ def start_lab(page: Page) -> tuple[FrameLocator, Frame]:
 def run_all_cells(frame: Frame) -> None:
     # Not awaited: the command settles only when every cell has run, and evaluate() has no
     # timeout; callers wait for the outputs they expect instead.
-    # The command is disabled until the notebook panel is the app's current widget.
-    frame.wait_for_function(
-        "() => window.jupyterapp.commands.isEnabled('notebook:run-all-cells')", timeout=BOOT_TIMEOUT_MS)
+    # Run-all is a silent no-op until the notebook panel is current, its file is loaded and its
+    # kernel session exists (the kernel itself may still be booting: requests queue for it).
+    frame.wait_for_function(SESSION_READY_JS, timeout=BOOT_TIMEOUT_MS)
     frame.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
 
 def wait_for_output(frame_locator: FrameLocator, text: str) -> str:
     output = frame_locator.locator(".jp-OutputArea-output", has_text=text).first
-    output.wait_for(timeout=BOOT_TIMEOUT_MS)
+    try:
+        output.wait_for(timeout=BOOT_TIMEOUT_MS)
+    except Exception as error:
+        # Say what the notebook showed instead (kernel status, prompts, tracebacks).
+        shown = frame_locator.locator("body").inner_text()[-3000:]
+        raise AssertionError(f"no output containing {text!r}; the lab showed:\n{shown}") from error
     return output.inner_text()
 
 
