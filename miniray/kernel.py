@@ -28,14 +28,12 @@ class Timer:
     def cancel(self) -> None:
         self.cancelled = True
 
-    def __lt__(self, other: "Timer") -> bool:
-        return (self.time, self.seq) < (other.time, other.seq)
-
 
 class Kernel:
     def __init__(self) -> None:
         self._now = 0.0
-        self._heap: list[Timer] = []
+        # (time, seq, timer) tuples: tuple comparison in C is about twice as fast as Timer.__lt__.
+        self._heap: list[tuple[float, int, Timer]] = []
         self._seq = itertools.count()
         self.steps = 0  # callbacks run so far: the unit of the event budget and of choice points
         self.before_step: Callable[[Timer], None] | None = None
@@ -56,28 +54,44 @@ class Kernel:
         self._now = time
 
     def at(self, time: float, fn: Callable, *args: Any, label: str = "") -> Timer:
-        if time < self.now:
-            time = self.now
-        timer = Timer(time, next(self._seq), fn, args, label)
-        heapq.heappush(self._heap, timer)
+        if time < self._now:
+            time = self._now
+        seq = next(self._seq)
+        timer = Timer(time, seq, fn, args, label)
+        heapq.heappush(self._heap, (time, seq, timer))
         return timer
 
     def schedule(self, delay: float, fn: Callable, *args: Any, label: str = "") -> Timer:
-        return self.at(self.now + max(0.0, delay), fn, *args, label=label)
+        return self.at(self._now + (delay if delay > 0.0 else 0.0), fn, *args, label=label)
 
     def peek(self) -> float | None:
         """Time of the next live callback, or None when nothing is scheduled."""
         heap = self._heap
-        while heap and heap[0].cancelled:
+        while heap and heap[0][2].cancelled:
             heapq.heappop(heap)
-        return heap[0].time if heap else None
+        return heap[0][0] if heap else None
+
+    def next_timer(self) -> Timer | None:
+        """The next live timer itself (after peek has dropped cancelled ones), or None."""
+        return self._heap[0][2] if self.peek() is not None else None
+
+    def pending(self) -> list[Timer]:
+        """Every timer still in the queue, cancelled ones included, in no particular order."""
+        return [entry[2] for entry in self._heap]
 
     def step(self) -> bool:
         """Run the next live callback; False when the queue is empty."""
-        if self.peek() is None:
+        heap = self._heap
+        while heap and heap[0][2].cancelled:
+            heapq.heappop(heap)
+        if not heap:
             return False
-        timer = heapq.heappop(self._heap)
-        self.now = timer.time
+        timer = heapq.heappop(heap)[2]
+        if timer.time != self._now:
+            if self.observers:
+                for observe in self.observers:
+                    observe()
+            self._now = timer.time
         self.steps += 1
         if self.before_step is not None:
             self.before_step(timer)
@@ -90,6 +104,6 @@ class Kernel:
             nxt = self.peek()
             if nxt is None or (until is not None and nxt > until):
                 break
-            self.step()
+            self.step()  # peek left a live timer on top: step pops it without searching again
         if until is not None and until > self.now:
             self.now = until

@@ -205,7 +205,7 @@ class Runtime:
             while not done():
                 nxt = self.kernel.peek()
                 if deadline is not None and (nxt is None or nxt >= deadline) and (
-                        nxt is None or self.kernel._heap[0] is marker):
+                        nxt is None or self.kernel.next_timer() is marker):
                     self.kernel.now = max(self.kernel.now, deadline)
                     return done()
                 if nxt is None:

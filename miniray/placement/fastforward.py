@@ -69,7 +69,7 @@ def quiet(m) -> bool:
     kernel = m.rt.kernel
     if kernel.peek() is None:
         return True
-    return all(t.cancelled or t is m._tick_timer for t in kernel._heap)
+    return all(t.cancelled or t is m._tick_timer for t in kernel.pending())
 
 
 def wake(m) -> None:
