@@ -27,8 +27,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests/browser"))
-from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (same browser flags as the tests)
-from lab import SESSION_READY_JS  # noqa: E402
+from site_browser import CHROMIUM, CHROMIUM_ARGS, SESSION_READY_JS  # noqa: E402  (as the tests)
 
 LESSON_NOTEBOOK = "lessons/01_first_tasks.ipynb"
 BASELINE = REPO / "build/bench/baseline"
@@ -83,12 +82,12 @@ def serve(directory: Path):
 def first_cell_executed(page, open_lab) -> float:
     """Seconds from navigation start to the first code cell's [1] prompt."""
     started = time.monotonic()
-    frame_locator, frame = open_lab(page)
+    frame = open_lab(page)
     frame.wait_for_function("() => window.jupyterapp", timeout=180_000)
     frame.evaluate("() => window.jupyterapp.restored")
     frame.wait_for_function(SESSION_READY_JS, timeout=180_000)
     frame.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    prompt = frame_locator.locator(".jp-CodeCell .jp-InputPrompt").first
+    prompt = frame.locator(".jp-CodeCell .jp-InputPrompt").first
     prompt.filter(has_text="[1]").wait_for(timeout=180_000)
     return time.monotonic() - started
 
@@ -97,14 +96,14 @@ def lesson_opener(base_url):
     def open_lab(page):
         page.goto(base_url + "lessons/first-tasks/")
         page.get_by_role("button", name="Start the lab").click()
-        return page.frame_locator("iframe.fl-lab__iframe"), _frame(page)
+        return _frame(page)
     return open_lab
 
 
 def baseline_opener(base_url):
     def open_lab(page):
         page.goto(base_url + "notebooks/index.html?path=" + LESSON_NOTEBOOK)
-        return page.frame_locator(":root"), page.main_frame
+        return page.main_frame
     return open_lab
 
 

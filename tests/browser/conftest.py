@@ -18,17 +18,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-SITE = REPO / "site"
-CHROMIUM = "/usr/bin/chromium"
-# Flags for a root, headless, offline machine: without the networking ones Chromium keeps
-# trying Google's hosts, which this network refuses.
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
+from site_browser import CHROMIUM, CHROMIUM_ARGS, REPO, SITE
 
-sys.path.insert(0, str(REPO / "hooks"))
+sys.path.insert(0, str(REPO / "hooks"))  # pyodide_lock, for the lock tests
 
 
 def _missing(what: str):

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from conftest import REPO
+from site_browser import REPO
 
 pytestmark = pytest.mark.browser
 

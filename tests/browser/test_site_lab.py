@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from lab import AGE_SAVED_COPY_JS, READ_SAVED_COPY_JS, panel_data, run_all_cells, start_lab, wait_for_output
+from site_browser import (
+    AGE_SAVED_COPY_JS, READ_SAVED_COPY_JS, REPO, panel_data, run_all_cells, start_lab, wait_for_output)
 
 pytestmark = pytest.mark.browser
 
@@ -93,8 +94,6 @@ def test_widget_slider_drives_python_on_a_phone_in_dark_mode(new_context, base_u
 
 
 def _screenshot_dir():
-    from conftest import REPO
-
     out = REPO / "build/screenshots"
     out.mkdir(parents=True, exist_ok=True)
     return out

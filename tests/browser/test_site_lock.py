@@ -7,7 +7,7 @@ import json
 import pytest
 
 import pyodide_lock
-from conftest import REPO
+from site_browser import REPO
 
 pytestmark = pytest.mark.browser
 

@@ -1,8 +1,24 @@
-"""Driving the embedded lab the way a learner does: start it, run cells, edit, save."""
+"""Shared by the site tests and bench/site_load.py: the browser to use, and driving the embedded
+lab the way a learner does (start it, run cells, edit, save). Named uniquely: tests/ has other
+conftest modules, so nothing imports from `conftest`."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Frame, FrameLocator, Page
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # playwright may be missing: the tests then skip instead of failing to import
+    from playwright.sync_api import Frame, FrameLocator, Page
+
+REPO = Path(__file__).resolve().parents[2]
+SITE = REPO / "site"
+CHROMIUM = "/usr/bin/chromium"
+# Flags for a root, headless, offline machine: without the networking ones Chromium keeps
+# trying Google's hosts, which this network refuses.
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
 
 BOOT_TIMEOUT_MS = 120_000  # a cold kernel boot on 2 busy cores, with margin
 
