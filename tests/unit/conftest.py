@@ -14,15 +14,31 @@ def ray():
     miniray.shutdown()
 
 
-@pytest.fixture
-def cluster():
+def _cluster(system_config=None):
     """Ray's reconstruction-test layout: a head with no CPUs, worker nodes added by the test."""
     sim.set_seed(0)
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
+    head = {"num_cpus": 0}
+    if system_config:
+        head["_system_config"] = system_config
+    c = Cluster(initialize_head=True, head_node_args=head)
     miniray.init(address=c.address)
     yield c
     miniray.shutdown()
     c.shutdown()
+
+
+LIVENESS = {"liveness": {"probe_interval_s": 5, "unhealthy_threshold": 3}}
+
+
+@pytest.fixture
+def cluster():
+    yield from _cluster()
+
+
+@pytest.fixture
+def live_cluster():
+    """The same layout with the failure detector on: probes every 5 s, DEAD after 3 misses."""
+    yield from _cluster(LIVENESS)
 
 
 @pytest.fixture

@@ -8,17 +8,9 @@ import miniray
 from miniray import context, liveness, sim
 from miniray.cluster_utils import Cluster
 
+# As the live_cluster fixture in conftest.py (not imported: tests/ holds several conftest modules).
 LIVENESS = {"liveness": {"probe_interval_s": 5, "unhealthy_threshold": 3}}
 
-
-@pytest.fixture
-def live_cluster():
-    sim.set_seed(0)
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": LIVENESS})
-    miniray.init(address=c.address)
-    yield c
-    miniray.shutdown()
-    c.shutdown()
 
 
 def records(kind, **match):

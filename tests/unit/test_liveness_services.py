@@ -5,21 +5,9 @@ import pytest
 
 import miniray
 from miniray import sim
-from miniray.cluster_utils import Cluster
 from miniray.liveness.services import (DestinationExistsError, DuplicateKeyError, LeaseHeldError, Services,
                                        StaleTokenError)
 
-LIVENESS = {"liveness": {"probe_interval_s": 5, "unhealthy_threshold": 3}}
-
-
-@pytest.fixture
-def live_cluster():
-    sim.set_seed(0)
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": LIVENESS})
-    miniray.init(address=c.address)
-    yield c
-    miniray.shutdown()
-    c.shutdown()
 
 
 def test_effect_logged_before_a_crash_is_repeated_by_the_retry(ray):
