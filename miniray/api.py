@@ -74,8 +74,7 @@ def _outcome(rt, ref: ObjectRef):
     entry = rt.objects.entries.get(ref.hex())
     if entry is None:
         return ("error", exc.ObjectFreedError(ref.hex()))
-    got = rt.objects.resolve(entry)
-    return got
+    return rt.objects.resolve(entry)
 
 
 def get(object_refs, *, timeout: float | None = None):

@@ -75,7 +75,7 @@ def _rebuild_ref(object_id: str, table: "ObjectTable") -> ObjectRef:
 
 class ObjectEntry:
     __slots__ = ("object_id", "owner", "task", "index", "state", "value", "error", "size",
-                 "inlined", "locations", "waiters", "refs", "freed", "pinned_by")
+                 "inlined", "locations", "waiters", "refs", "freed")
 
     def __init__(self, object_id: str, owner, task, index: int):
         self.object_id = object_id
