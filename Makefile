@@ -65,7 +65,7 @@ site: $(SITE_STAMP) $(NODE_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(SITE_VENV)/bin/mkdocs build --strict
 
 serve: site
-	cd site && $(CURDIR)/$(SITE_VENV)/bin/python -m http.server 8000 --bind 127.0.0.1
+	$(SITE_VENV)/bin/python hooks/site_server.py site --port 8000
 
 ## Browser tests: Debian's Chromium (apt, only if missing) driven by Python playwright in the dev
 ## venv. Never `playwright install`: it downloads its own browser, which this network refuses.

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import functools
 import gzip
-import http.server
 import shutil
 import statistics
 import subprocess
@@ -27,15 +26,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests/browser"))
+sys.path.insert(0, str(REPO / "hooks"))
+import site_server  # noqa: E402  (the server `make serve` and the tests use)
 from site_browser import CHROMIUM, CHROMIUM_ARGS, SESSION_READY_JS  # noqa: E402  (as the tests)
 
 LESSON_NOTEBOOK = "lessons/01_first_tasks.ipynb"
 BASELINE = REPO / "build/bench/baseline"
 
 
-class CountingHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".mjs": "text/javascript"}
+class CountingHandler(site_server.SiteHandler):
     served: list[Path] = []  # files sent with a 200 in the current run
     lock = threading.Lock()
 
@@ -45,9 +44,6 @@ class CountingHandler(http.server.SimpleHTTPRequestHandler):
             with self.lock:
                 self.served.append(Path(response.name))
         return response
-
-    def log_message(self, *args):
-        pass
 
 
 @functools.lru_cache(maxsize=None)
@@ -70,13 +66,6 @@ def build_baseline(lite_src: Path) -> None:
     jupyter = REPO / ".venv-site/bin/jupyter"
     subprocess.run([str(jupyter), "lite", "build", "--lite-dir", str(src), "--output-dir", str(BASELINE)],
                    cwd=src, check=True, capture_output=True)
-
-
-def serve(directory: Path):
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(CountingHandler, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 def first_cell_executed(page, open_lab) -> float:
@@ -118,7 +107,7 @@ def _frame(page):
 
 
 def measure(browser, directory: Path, opener, runs: int) -> dict:
-    server, base_url = serve(directory)
+    server, base_url = site_server.serve(directory, handler=CountingHandler)
     results = {"cold": [], "warm": [], "cold_bytes": [], "warm_bytes": []}
     try:
         for _ in range(runs):

@@ -2,8 +2,9 @@
 
 Result: <lite_src>/static/pyodide/ with Pyodide's core files (from the npm package), every wheel
 the kernel boots from (PyPI, hash-pinned), the kernel's own shim wheels, a miniray wheel built
-from this repo, and a pyodide-lock.json naming exactly those files. jupyterlite-pyodide-kernel
-copies that "well-known" folder into the site and points the kernel at it.
+from this repo, all byte-compiled for Pyodide (wheel_bytecode), and a pyodide-lock.json naming
+exactly those files. jupyterlite-pyodide-kernel copies that "well-known" folder into the site
+and points the kernel at it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pyodide_lock
+import wheel_bytecode
 
 # The four files that make a booting Pyodide; the npm package ships no package wheels.
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
@@ -84,6 +86,7 @@ def stage_pyodide(repo: Path, lite_src: Path, cdn_base_url: str) -> Path:
             shutil.copy2(wheel, out / wheel.name)
     miniray = build_miniray_wheel(miniray_source(repo), cache / "miniray")
     shutil.copy2(miniray, out / miniray.name)
+    wheel_bytecode.compile_wheels(out, repo)
 
     lock = pyodide_lock.build_lock(out, npm_pyodide / "pyodide-lock.json", cdn_base_url)
     lock_path = out / "pyodide-lock.json"

@@ -41,7 +41,9 @@ def _wheel_metadata(wheel: Path) -> tuple[str, str, list[str], list[str]]:
         meta_path = next(n for n in names if n.endswith(".dist-info/METADATA"))
         meta = email.parser.Parser().parsestr(zf.read(meta_path).decode())
         top_level = {n.split("/")[0] for n in names if "/" in n and ".dist-info/" not in n}
-        top_level |= {n[:-3] for n in names if "/" not in n and n.endswith(".py")}
+        # Single-module wheels: six.py, or six.pyc once byte-compiled (wheel_bytecode).
+        top_level |= {n.rsplit(".", 1)[0] for n in names
+                      if "/" not in n and n.endswith((".py", ".pyc"))}
     requires = []
     for req in meta.get_all("Requires-Dist") or []:
         # An extra or a platform marker means "optional here": the kernel never needs it.

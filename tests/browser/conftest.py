@@ -7,12 +7,9 @@ browser-deps`) first. Run on their own: `make site browser-deps && .venv/bin/pyt
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import sys
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +17,9 @@ import pytest
 
 from site_browser import CHROMIUM, CHROMIUM_ARGS, REPO, SITE
 
-sys.path.insert(0, str(REPO / "hooks"))  # pyodide_lock, for the lock tests
+sys.path.insert(0, str(REPO / "hooks"))  # pyodide_lock, for the lock tests; site_server
+
+import site_server  # noqa: E402
 
 
 def _missing(what: str):
@@ -36,28 +35,11 @@ def site_dir() -> Path:
     return SITE
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",  # streaming compilation needs the right type
-        ".mjs": "text/javascript",
-        ".whl": "application/octet-stream",
-    }
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="session")
 def base_url(site_dir: Path):
-    """http://127.0.0.1:<free port>/ serving site/ for the whole session."""
-    handler = functools.partial(_QuietHandler, directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    # A page closed mid-download resets its connections; that is not a server failure.
-    server.handle_error = lambda request, address: None
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    """http://127.0.0.1:<free port>/ serving site/ for the whole session, as `make serve` does."""
+    server, url = site_server.serve(site_dir)
+    yield url
     server.shutdown()
     server.server_close()
 
