@@ -263,8 +263,6 @@ class TaskManager:
             node.release(spec.resources)
         spec.worker = None
         retry = spec.use_retry()
-        if spec.kind != "task":
-            raise AssertionError("actor work fails through the actor manager")
         self.rt.emit("task.fail", task=spec.name, attempt=spec.key, cause=cause, retry=retry)
         if retry:
             self.retry_later(spec)
