@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import kernel_boot_order
 import kernel_dist
 import lesson_notebooks
 
@@ -58,5 +59,7 @@ def build_lite(repo: Path, out_dir: Path, log=print) -> dict[str, lesson_noteboo
         cwd=lite_src, capture_output=True, text=True)
     if result.returncode:
         raise SystemExit(f"jupyter lite build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+    patched = kernel_boot_order.reorder_boot(out_dir)
+    log(f"Kernel boot reordered (imports before the drive mount) in {', '.join(patched)}")
     log(f"JupyterLite built in {time.monotonic() - started:.1f}s with {len(notebooks)} notebooks")
     return notebooks

@@ -34,8 +34,9 @@ unchecked = py_compile.PycInvalidationMode.UNCHECKED_HASH
 # legacy: only the modules the kernel imports while booting. Importing them here (all mounts on
 # sys.path) tells which; the rest (pygments' hundreds of lexers, jedi's inference engine) stays
 # .py: compiled on first use in the browser, and .py is smaller to download than .pyc.
+# No legacy mounts: every third-party wheel came from the cache, nothing here to import.
 sys.path[:0] = mounts["legacy"] + mounts["cached"]
-for name in boot_imports:
+for name in boot_imports if mounts["legacy"] else []:
     importlib.import_module(name)
 boot_files = {Path(m.__file__) for m in list(sys.modules.values())
               if getattr(m, "__file__", None) and m.__file__.startswith("/mnt/")

@@ -69,16 +69,19 @@ def compile_wheels(wheel_dir: Path, repo: Path, log=print) -> None:
     cache = repo / "build/wheels/pyc"
     cache.mkdir(parents=True, exist_ok=True)
     todo: list[tuple[Path, Path, str, Path | None]] = []  # wheel, unpacked dir, kind, cache file
+    wheels = sorted(wheel_dir.glob("*.whl"))
+    cached_as = {w: cache / hashlib.sha256(w.read_bytes() + repr(BOOT_IMPORTS).encode()).hexdigest()[:16]
+                 / w.name for w in wheels if not w.name.startswith(KEEP_SOURCE)}
+    # All or none from the cache: finding the boot modules imports IPython & co, which needs every
+    # third-party wheel unpacked side by side, not just the ones that changed.
+    use_cache = all(c.is_file() for c in cached_as.values())
     with tempfile.TemporaryDirectory(prefix="pyc-") as tmp:
-        for i, wheel in enumerate(sorted(wheel_dir.glob("*.whl"))):
-            keep = wheel.name.startswith(KEEP_SOURCE)
-            cached = None
-            if not keep:
-                key = hashlib.sha256(wheel.read_bytes() + repr(BOOT_IMPORTS).encode()).hexdigest()[:16]
-                cached = cache / key / wheel.name
-                if cached.is_file():
-                    shutil.copy2(cached, wheel)
-                    continue
+        for i, wheel in enumerate(wheels):
+            keep = wheel not in cached_as
+            cached = cached_as.get(wheel)
+            if cached is not None and use_cache:
+                shutil.copy2(cached, wheel)
+                continue
             unpacked = Path(tmp) / str(i)
             with zipfile.ZipFile(wheel) as zf:
                 zf.extractall(unpacked)
