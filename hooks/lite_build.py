@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import kernel_boot
 import kernel_boot_order
 import kernel_dist
 import lesson_notebooks
@@ -40,6 +41,10 @@ def _write_build_config(repo: Path, lite_src: Path) -> None:
     (lite_src / "jupyter_lite_config.json").write_text(json.dumps(config, indent=2))
     for name in CONFIG_FILES:
         shutil.copy2(repo / "playground" / name, lite_src / name)
+    # The notebook app's own settings (merged by the lite build over the generated ones): the
+    # lesson iframes run this app, so what it leaves out speeds up every lesson's start.
+    (lite_src / "notebooks").mkdir(exist_ok=True)
+    shutil.copy2(repo / "playground/notebooks/jupyter-lite.json", lite_src / "notebooks/jupyter-lite.json")
 
 
 def build_lite(repo: Path, out_dir: Path, log=print) -> dict[str, lesson_notebooks.ShippedNotebook]:
@@ -61,5 +66,6 @@ def build_lite(repo: Path, out_dir: Path, log=print) -> dict[str, lesson_noteboo
         raise SystemExit(f"jupyter lite build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
     patched = kernel_boot_order.reorder_boot(out_dir)
     log(f"Kernel boot reordered (imports before the drive mount) in {', '.join(patched)}")
+    log(f"Kernel loader installed (warm starts from snapshot {kernel_boot.install_loader(repo, out_dir)})")
     log(f"JupyterLite built in {time.monotonic() - started:.1f}s with {len(notebooks)} notebooks")
     return notebooks

@@ -70,18 +70,38 @@
   }
 
   // The lite apps expose their JupyterLab application object as window.jupyterapp.
-  async function jupyterApp(frame, timeoutMs) {
+  async function jupyterApp(frame, timeoutMs, isReady, pollMs) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const app = frame.contentWindow && frame.contentWindow.jupyterapp;
-      if (app && app.commands && app.commands.hasCommand("apputils:change-theme")) return app;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (app && isReady(app)) return app;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
     return null;
   }
 
+  // Start the notebook's kernel as soon as the app object exists, while the app is still
+  // restoring its layout and loading the notebook (about a second on 2 cores). The notebook
+  // then joins this session: JupyterLab looks for a running session with the notebook's path
+  // before it starts one.
+  async function startKernelEarly(frame, path) {
+    const app = await jupyterApp(frame, 60000, (candidate) => Boolean(candidate.serviceManager), 25);
+    if (!app) return;
+    const manager = app.serviceManager;
+    await manager.ready;
+    await manager.sessions.refreshRunning();
+    for (const session of manager.sessions.running()) {
+      if (session.path === path) return;
+    }
+    const kernel = manager.kernelspecs.specs && manager.kernelspecs.specs.default;
+    if (!kernel) return;
+    const session = await manager.sessions.startNew({ path: path, name: path, type: "notebook", kernel: { name: kernel } });
+    session.dispose(); // only this page's handle on it: the session and its kernel keep running
+  }
+
   async function followPageScheme(frame) {
-    const app = await jupyterApp(frame, 60000);
+    const app = await jupyterApp(frame, 60000,
+      (candidate) => candidate.commands && candidate.commands.hasCommand("apputils:change-theme"), 200);
     if (!app) return;
     // Only once the app is restored: a theme change during start-up shows the notebook app's
     // splash screen a second time, and its removal then throws in the app.
@@ -106,6 +126,9 @@
     frame.src = labUrl(panel);
     frame.addEventListener("load", () => followPageScheme(frame));
     holder.appendChild(frame);
+    if (panel.dataset.notebook) {
+      startKernelEarly(frame, panel.dataset.notebook).catch((error) => console.warn("early kernel start skipped:", error));
+    }
     panel.classList.add("fl-lab--started");
     const start = panel.querySelector(".fl-lab__start");
     start.disabled = true;

@@ -38,6 +38,9 @@ def test_kernel_boot_packages_and_miniray_are_served_locally(site_dir, lock_path
     config = json.loads((site_dir / "lite/jupyter-lite.json").read_text())["jupyter-config-data"]
     kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
     assert kernel["disablePyPIFallback"] is True
-    assert kernel["pyodideUrl"] == "./static/pyodide/pyodide.mjs"
+    # Our loader (playground/kernel_boot.mjs), which wraps the local pyodide.mjs beside it.
+    assert kernel["pyodideUrl"] == "./static/pyodide/kernel-boot.mjs"
+    loader = (site_dir / "lite/static/pyodide/kernel-boot.mjs").read_text()
+    assert 'from "./pyodide.mjs"' in loader and "__BOOT_ID__" not in loader
     for name in [*kernel["loadPyodideOptions"]["packages"], "ipywidgets", "miniray"]:
         assert name in lock and "://" not in lock[name]["file_name"], name

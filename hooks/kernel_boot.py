@@ -1,0 +1,44 @@
+"""Install playground/kernel_boot.mjs as the kernel's Pyodide loader (its `pyodideUrl`).
+
+The loader restores a memory snapshot the learner's browser made on the kernel's first boot
+(see the module's header). BOOT_ID names that snapshot: a hash of every file in the Pyodide
+folder (core, wheels, lock) and of the loader itself, so a site built from anything different
+never restores an old snapshot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+PLAIN_URL = "./static/pyodide/pyodide.mjs"
+LOADER = "kernel-boot.mjs"
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+
+
+def boot_id(pyodide_dir: Path, loader_source: str) -> str:
+    digest = hashlib.sha256(loader_source.encode())
+    for path in sorted(pyodide_dir.iterdir()):
+        if path.is_file() and path.name != LOADER:
+            digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def install_loader(repo: Path, lite_dir: Path) -> str:
+    """Write the loader next to pyodide.mjs and point the kernel at it; returns the BOOT_ID."""
+    source = (repo / "playground/kernel_boot.mjs").read_text(encoding="utf-8")
+    pyodide_dir = lite_dir / "static/pyodide"
+    ident = boot_id(pyodide_dir, source)
+    if source.count("__BOOT_ID__") != 1:
+        raise SystemExit("kernel_boot: playground/kernel_boot.mjs must name __BOOT_ID__ exactly once")
+    (pyodide_dir / LOADER).write_text(source.replace("__BOOT_ID__", ident), encoding="utf-8")
+    config_path = lite_dir / "jupyter-lite.json"
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    settings = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
+    if settings.get("pyodideUrl") != PLAIN_URL:
+        raise SystemExit(f"kernel_boot: expected the lite build to set pyodideUrl to {PLAIN_URL}, "
+                         f"found {settings.get('pyodideUrl')!r} (jupyterlite-pyodide-kernel changed?)")
+    settings["pyodideUrl"] = f"./static/pyodide/{LOADER}"
+    config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return ident
