@@ -13,9 +13,23 @@ import createPyodideModule from "./pyodide.asm.mjs";
 
 const BOOT_ID = "__BOOT_ID__";
 const CACHE_NAME = "fault-lines-kernel";
-// What the kernel imports while it boots, plus miniray for the lessons' first cell. Imported
-// before the snapshot so that a warm start has nothing left to import.
-const WARM_IMPORTS = "import micropip, piplite.piplite, pyodide_kernel, miniray\nimport gc; gc.collect()";
+// Run before the snapshot, in a scope of its own (the learner's namespace gains no names).
+// It imports what the kernel imports while it boots, plus miniray for the lessons' first cell,
+// so that a warm start has nothing left to import. A restored kernel has none of this run's
+// file descriptors: importlib.metadata's cache keeps /lib/python314.zip open (its zip Path
+// would later fail to close with "Bad file descriptor"), so it is cleared, and any other file
+// still open cancels the snapshot.
+const PREPARE_SNAPSHOT_PY = `
+import micropip, piplite.piplite, pyodide_kernel, miniray
+import gc, importlib.metadata, io
+
+importlib.metadata.FastPath.__new__.cache_clear()
+gc.collect()
+still_open = [f.name for f in gc.get_objects()
+              if isinstance(f, io.FileIO) and not f.closed and f.fileno() > 2]
+if still_open:
+    raise RuntimeError(f"files open at snapshot time: {still_open}")
+`;
 const KEYS = {
   memory: new URL(`kernel-snapshot/${BOOT_ID}/memory`, import.meta.url).href,
   files: new URL(`kernel-snapshot/${BOOT_ID}/site-packages`, import.meta.url).href,
@@ -33,6 +47,8 @@ export async function loadPyodide(options) {
     }
   }
   const pyodide = await loadPlain({ ...options, _makeSnapshot: Boolean(cache) });
+  quietCdnFailures(pyodide);
+  installOfflineNotice(pyodide);
   if (cache) {
     try {
       await save(cache, pyodide);
@@ -58,6 +74,7 @@ async function forget(cache, isStale) {
 }
 
 async function restore(cache, options) {
+  const started = performance.now();
   const [memory, files] = await Promise.all([cache.match(KEYS.memory), cache.match(KEYS.files)]);
   if (!memory || !files) return null;
   const [memoryBytes, pack] = await Promise.all([memory.arrayBuffer(), files.arrayBuffer()]);
@@ -81,11 +98,14 @@ async function restore(cache, options) {
   });
   holder.pyodide = pyodide;
   Object.assign(pyodide.loadedPackages, unpackFiles(pyodide.FS, pack));
+  quietCdnFailures(pyodide); // the Python half (OFFLINE_NOTICE_PY) came back with the snapshot
+  console.info(`Fault Lines: Python restored from this browser's kernel snapshot ${BOOT_ID} ` +
+               `in ${Math.round(performance.now() - started)} ms.`);
   return pyodide;
 }
 
 async function save(cache, pyodide) {
-  await pyodide.runPythonAsync(WARM_IMPORTS);
+  runIsolated(pyodide, PREPARE_SNAPSHOT_PY);
   const names = apiNames(pyodide);
   // Pyodide only snapshots an instance whose loadedPackages is empty: the record is saved
   // with the files and put back on restore.
@@ -104,6 +124,71 @@ async function save(cache, pyodide) {
     cache.put(KEYS.files, new Response(pack)),
   ]).then(() => forget(cache, (url) => !url.includes(`/${BOOT_ID}/`)))
     .catch((error) => console.warn("Fault Lines: the kernel snapshot could not be stored.", error));
+}
+
+// Offline, the matplotlib family (the only packages served from Pyodide's CDN, see
+// hooks/pyodide_lock.py) cannot be fetched. Without this, `import matplotlib` logs two console
+// errors per package and ends in a bare "No module named 'matplotlib'". With it: one console
+// warning, and the import ends in one sentence that says what is wrong and what still works.
+const OFFLINE_NOTICE_PY = `
+import sys
+from importlib.abc import MetaPathFinder
+
+class NeedsTheNetwork(MetaPathFinder):
+    """Last on sys.meta_path: reached only when no installed package provides the module."""
+
+    def __init__(self, names):
+        self.names = frozenset(names)
+
+    def find_spec(self, fullname, path=None, target=None):
+        __tracebackhide__ = True  # IPython: show the learner's line, not this finder
+        top = fullname.partition(".")[0]
+        if top not in self.names:
+            return None
+        error = ModuleNotFoundError(
+            f"{top} needs the network: plots and the packages they use come from Pyodide's CDN "
+            "in the browser, and everything else in this lab works offline.", name=fullname)
+        error._PYODIDE_ADDED_NOTE = True  # keep Pyodide from appending its install advice
+        raise error
+
+def install(names):
+    sys.meta_path.append(NeedsTheNetwork(names.to_py()))
+
+install
+`;
+
+function installOfflineNotice(pyodide) {
+  const names = Object.values(pyodide.lockfile.packages)
+    .filter((entry) => entry.file_name.includes("://"))
+    .flatMap((entry) => entry.imports);
+  const install = runIsolated(pyodide, OFFLINE_NOTICE_PY, "<fault lines: offline packages>");
+  try {
+    install(names);
+  } finally {
+    install.destroy();
+  }
+}
+
+// Runs code in a scope of its own, so the learner's namespace (__main__) gains no names.
+function runIsolated(pyodide, code, filename = "<fault lines: kernel boot>") {
+  const scope = pyodide.globals.get("dict")();
+  try {
+    return pyodide.runPython(code, { globals: scope, filename });
+  } finally {
+    scope.destroy();
+  }
+}
+
+function quietCdnFailures(pyodide) {
+  const load = pyodide.loadPackagesFromImports;
+  pyodide.loadPackagesFromImports = async (code, options = {}) => {
+    const failures = [];
+    const result = await load(code, { ...options, errorCallback: (message) => failures.push(message) });
+    if (failures.length) {
+      console.warn(`Fault Lines: packages could not be fetched (offline?): ${failures.join(" ")}`);
+    }
+    return result;
+  };
 }
 
 // The few JavaScript objects Python holds at snapshot time are Pyodide's own API functions

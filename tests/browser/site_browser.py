@@ -85,3 +85,28 @@ def wait_for_output(frame_locator: FrameLocator, text: str) -> str:
 
 def panel_data(page: Page) -> dict:
     return page.locator(".fl-lab").evaluate("(el) => ({...el.dataset})")
+
+
+# Runs code in the open notebook's kernel (not through a cell) and returns its outputs:
+# [{"type": "stream" | "error" | "execute_result" | "display_data", "content": {...}}].
+EXECUTE_IN_KERNEL_JS = """async (code) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  await panel.sessionContext.ready;
+  const outputs = [];
+  const future = panel.sessionContext.session.kernel.requestExecute({ code, stop_on_error: false });
+  future.onIOPub = (msg) => {
+    if (["stream", "error", "execute_result", "display_data"].includes(msg.header.msg_type)) {
+      outputs.push({ type: msg.header.msg_type, content: msg.content });
+    }
+  };
+  await future.done;
+  return outputs;
+}"""
+
+
+def execute_in_kernel(frame: Frame, code: str) -> list[dict]:
+    return frame.evaluate(EXECUTE_IN_KERNEL_JS, code)
+
+
+def stdout_of(outputs: list[dict]) -> str:
+    return "".join(o["content"]["text"] for o in outputs if o["type"] == "stream")
