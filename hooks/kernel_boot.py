@@ -12,6 +12,8 @@ import hashlib
 import json
 from pathlib import Path
 
+import kernel_pack
+
 PLAIN_URL = "./static/pyodide/pyodide.mjs"
 LOADER = "kernel-boot.mjs"
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
@@ -26,16 +28,20 @@ def boot_id(pyodide_dir: Path, loader_source: str) -> str:
 
 
 def install_loader(repo: Path, lite_dir: Path) -> str:
-    """Write the loader next to pyodide.mjs and point the kernel at it; returns the BOOT_ID."""
+    """Write the boot pack and the loader next to pyodide.mjs and point the kernel at them;
+    returns the BOOT_ID."""
     source = (repo / "playground/kernel_boot.mjs").read_text(encoding="utf-8")
+    for placeholder in ("__BOOT_ID__", "__BOOT_PACK__"):
+        if source.count(placeholder) != 1:
+            raise SystemExit(f"kernel_boot: playground/kernel_boot.mjs must name {placeholder} exactly once")
     pyodide_dir = lite_dir / "static/pyodide"
-    ident = boot_id(pyodide_dir, source)
-    if source.count("__BOOT_ID__") != 1:
-        raise SystemExit("kernel_boot: playground/kernel_boot.mjs must name __BOOT_ID__ exactly once")
-    (pyodide_dir / LOADER).write_text(source.replace("__BOOT_ID__", ident), encoding="utf-8")
     config_path = lite_dir / "jupyter-lite.json"
     config = json.loads(config_path.read_text(encoding="utf-8"))
     settings = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
+    pack = kernel_pack.write_pack(pyodide_dir, settings["loadPyodideOptions"]["packages"])
+    ident = boot_id(pyodide_dir, source)
+    loader = source.replace("__BOOT_ID__", ident).replace("__BOOT_PACK__", pack.name)
+    (pyodide_dir / LOADER).write_text(loader, encoding="utf-8")
     if settings.get("pyodideUrl") != PLAIN_URL:
         raise SystemExit(f"kernel_boot: expected the lite build to set pyodideUrl to {PLAIN_URL}, "
                          f"found {settings.get('pyodideUrl')!r} (jupyterlite-pyodide-kernel changed?)")

@@ -8,10 +8,14 @@
 // site build derives from every file the boot depends on: a new build never restores an old
 // snapshot. Anything unexpected (no Cache Storage, a snapshot that fails to load) falls back
 // to the ordinary boot, so the worst case is the cold start.
+//
+// Both starts take the boot packages' files from one pack the site build made
+// (hooks/kernel_pack.py) instead of Pyodide's wheel-by-wheel loadPackage.
 import { loadPyodide as loadPlain } from "./pyodide.mjs";
 import createPyodideModule from "./pyodide.asm.mjs";
 
 const BOOT_ID = "__BOOT_ID__";
+const BOOT_PACK = new URL("__BOOT_PACK__", import.meta.url).href;
 const CACHE_NAME = "fault-lines-kernel";
 // Run before the snapshot, in a scope of its own (the learner's namespace gains no names).
 // It imports what the kernel imports while it boots, plus miniray for the lessons' first cell,
@@ -30,23 +34,25 @@ still_open = [f.name for f in gc.get_objects()
 if still_open:
     raise RuntimeError(f"files open at snapshot time: {still_open}")
 `;
-const KEYS = {
-  memory: new URL(`kernel-snapshot/${BOOT_ID}/memory`, import.meta.url).href,
-  files: new URL(`kernel-snapshot/${BOOT_ID}/site-packages`, import.meta.url).href,
-};
+const SNAPSHOT_KEY = new URL(`kernel-snapshot/${BOOT_ID}/memory`, import.meta.url).href;
 
 export async function loadPyodide(options) {
+  // The boot packages are unpacked from BOOT_PACK rather than loaded by Pyodide.
+  const { packages = [], ...rest } = options;
+  const pack = fetchPack();
+  pack.catch(() => {}); // handled where it is awaited; this only keeps the console quiet
   const cache = await openCache();
   if (cache) {
     try {
-      const restored = await restore(cache, options);
+      const restored = await restore(cache, rest, pack);
       if (restored) return restored;
     } catch (error) {
       console.warn("Fault Lines: the saved kernel snapshot could not be restored; starting Python afresh.", error);
       await forget(cache, () => true);
     }
   }
-  const pyodide = await loadPlain({ ...options, _makeSnapshot: Boolean(cache) });
+  const pyodide = await loadPlain({ ...rest, _makeSnapshot: Boolean(cache) });
+  await installPackages(pyodide, pack, packages);
   quietCdnFailures(pyodide);
   installOfflineNotice(pyodide);
   if (cache) {
@@ -73,17 +79,20 @@ async function forget(cache, isStale) {
   }
 }
 
-async function restore(cache, options) {
+async function fetchPack() {
+  const response = await fetch(BOOT_PACK);
+  if (!response.ok) throw new Error(`${BOOT_PACK}: HTTP ${response.status}`);
+  return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+}
+
+async function restore(cache, options, pack) {
   const started = performance.now();
-  const [memory, files] = await Promise.all([cache.match(KEYS.memory), cache.match(KEYS.files)]);
-  if (!memory || !files) return null;
-  const [memoryBytes, pack] = await Promise.all([memory.arrayBuffer(), files.arrayBuffer()]);
+  const memory = await cache.match(SNAPSHOT_KEY);
+  if (!memory) return null;
+  const snapshot = new Uint8Array(await memory.arrayBuffer());
   const holder = {};
-  // `packages` were loaded before the snapshot; unpackFiles puts their files back below.
-  const { packages, ...rest } = options;
-  const snapshot = new Uint8Array(memoryBytes);
   const pyodide = await loadPlain({
-    ...rest,
+    ...options,
     _loadSnapshot: snapshot,
     // Pyodide copies the snapshot over a heap of the default size; a heap that grew while
     // the kernel imported IPython & co does not fit, so grow the new one first.
@@ -97,7 +106,8 @@ async function restore(cache, options) {
     _snapshotDeserializer: (named) => forwarder(holder, named),
   });
   holder.pyodide = pyodide;
-  Object.assign(pyodide.loadedPackages, unpackFiles(pyodide.FS, pack));
+  // The modules are in the restored memory; the files are for what is imported later.
+  Object.assign(pyodide.loadedPackages, unpackFiles(pyodide, await pack));
   quietCdnFailures(pyodide); // the Python half (OFFLINE_NOTICE_PY) came back with the snapshot
   console.info(`Fault Lines: Python restored from this browser's kernel snapshot ${BOOT_ID} ` +
                `in ${Math.round(performance.now() - started)} ms.`);
@@ -107,8 +117,8 @@ async function restore(cache, options) {
 async function save(cache, pyodide) {
   runIsolated(pyodide, PREPARE_SNAPSHOT_PY);
   const names = apiNames(pyodide);
-  // Pyodide only snapshots an instance whose loadedPackages is empty: the record is saved
-  // with the files and put back on restore.
+  // Pyodide only snapshots an instance whose loadedPackages is empty: restore() takes the
+  // record from the pack again.
   const loaded = { ...pyodide.loadedPackages };
   for (const name of Object.keys(loaded)) delete pyodide.loadedPackages[name];
   let memory;
@@ -117,12 +127,8 @@ async function save(cache, pyodide) {
   } finally {
     Object.assign(pyodide.loadedPackages, loaded);
   }
-  const pack = packFiles(pyodide.FS, pyodide._api.sitepackages, loaded);
   // Not awaited: the kernel goes on booting while the browser writes ~55 MB to its cache.
-  Promise.all([
-    cache.put(KEYS.memory, new Response(memory)),
-    cache.put(KEYS.files, new Response(pack)),
-  ]).then(() => forget(cache, (url) => !url.includes(`/${BOOT_ID}/`)))
+  cache.put(SNAPSHOT_KEY, new Response(memory)).then(() => forget(cache, (url) => !url.includes(`/${BOOT_ID}/`)))
     .catch((error) => console.warn("Fault Lines: the kernel snapshot could not be stored.", error));
 }
 
@@ -232,38 +238,18 @@ function forwarder(holder, { name, kind }) {
   });
 }
 
-// site-packages as one blob: [u32 header length][header JSON][file bytes...].
-function packFiles(FS, root, loaded) {
-  const entries = [];
-  const parts = [];
-  let offset = 0;
-  const walk = (dir) => {
-    for (const name of FS.readdir(dir)) {
-      if (name === "." || name === "..") continue;
-      const path = `${dir}/${name}`;
-      if (FS.isDir(FS.stat(path).mode)) {
-        walk(path);
-      } else {
-        const bytes = FS.readFile(path);
-        entries.push([path, offset, bytes.length]);
-        parts.push(bytes);
-        offset += bytes.length;
-      }
-    }
-  };
-  walk(root);
-  const header = new TextEncoder().encode(JSON.stringify({ files: entries, loaded }));
-  return new Blob([new Uint32Array([header.length]), header, ...parts]);
-}
-
-function unpackFiles(FS, pack) {
-  const headerLength = new Uint32Array(pack, 0, 1)[0];
+// The pack's files go into site-packages, as loadPackage would put them (see
+// hooks/kernel_pack.py for the format). Returns the pack's loadedPackages record.
+function unpackFiles(pyodide, pack) {
+  const { FS } = pyodide;
+  const root = pyodide._api.sitepackages;
+  const headerLength = new DataView(pack).getUint32(0, true);
   const { files, loaded } = JSON.parse(new TextDecoder().decode(new Uint8Array(pack, 4, headerLength)));
   const data = new Uint8Array(pack, 4 + headerLength);
   const made = new Set();
   for (const [path, offset, length] of files) {
     const slash = path.lastIndexOf("/");
-    const dir = path.slice(0, slash);
+    const dir = slash < 0 ? root : `${root}/${path.slice(0, slash)}`;
     if (!made.has(dir)) {
       FS.mkdirTree(dir);
       made.add(dir);
@@ -272,4 +258,21 @@ function unpackFiles(FS, pack) {
     FS.createDataFile(dir, path.slice(slash + 1), data.subarray(offset, offset + length), true, true, true);
   }
   return loaded;
+}
+
+// Cold start: the pack replaces loadPackage for the boot packages; anything the kernel's
+// settings name that the pack lacks (a settings change without a rebuild) still loads.
+async function installPackages(pyodide, pack, packages) {
+  let files = null;
+  try {
+    files = await pack;
+  } catch (error) {
+    console.warn("Fault Lines: the boot pack could not be fetched; loading the wheels one by one.", error);
+  }
+  if (files) {
+    Object.assign(pyodide.loadedPackages, unpackFiles(pyodide, files));
+    runIsolated(pyodide, "import importlib; importlib.invalidate_caches()");
+  }
+  const missing = packages.filter((name) => !(name in pyodide.loadedPackages));
+  if (missing.length) await pyodide.loadPackage(missing);
 }
