@@ -1,6 +1,7 @@
 // Lab panels (see hooks/lab_panel.py): boot JupyterLite only when asked, keep the embedded lab
 // in the page's light/dark scheme, and say so when the learner's saved copy of a notebook was
-// made from an older shipped version (otherwise the stale copy silently shadows the new one).
+// made from an older shipped version (otherwise the stale copy silently shadows the new one);
+// "Download .ipynb" gives the learner's saved copy when there is one.
 (function () {
   "use strict";
 
@@ -52,17 +53,51 @@
     }
   }
 
-  function copyHash(model) {
-    let content = model && model.content;
-    if (typeof content === "string") {
-      try {
-        content = JSON.parse(content);
-      } catch (e) {
-        return null;
-      }
+  // A saved copy is a JupyterLite contents model, whose content is the notebook as an object or
+  // as JSON text depending on how it was saved.
+  function notebookOf(model) {
+    const content = model && model.content;
+    if (typeof content !== "string") return content || null;
+    try {
+      return JSON.parse(content);
+    } catch (e) {
+      return null;
     }
-    const meta = content && content.metadata && content.metadata.fault_lines;
+  }
+
+  function copyHash(model) {
+    const notebook = notebookOf(model);
+    const meta = notebook && notebook.metadata && notebook.metadata.fault_lines;
     return meta ? meta.source_sha256 : null;
+  }
+
+  function clickDownload(href, fileName) {
+    const link = document.createElement("a");
+    link.href = href;
+    link.download = fileName;
+    link.click();
+  }
+
+  // The link's href is the notebook as shipped; once the learner has saved a copy in the lab,
+  // that copy is what they mean to take away, and it lives only in this browser's IndexedDB.
+  // Reading it is asynchronous, so the click's default is cancelled and the download re-issued.
+  async function downloadNotebook(panel, link) {
+    let notebook = null;
+    try {
+      notebook = notebookOf(await savedCopy(panel.dataset.storage, panel.dataset.notebook));
+    } catch (error) {
+      console.warn("saved copy unreadable, downloading the shipped notebook:", error);
+    }
+    if (!notebook) {
+      clickDownload(link.href, link.download);
+      return;
+    }
+    // nbformat writes 1-space indented JSON with a final newline; so does this.
+    const text = JSON.stringify(notebook, null, 1) + "\n";
+    const url = URL.createObjectURL(new Blob([text], { type: "application/x-ipynb+json" }));
+    clickDownload(url, link.download);
+    // Not revoked at once: the browser may still be reading the Blob for the download.
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
   }
 
   function pageIsDark() {
@@ -161,6 +196,13 @@
     if (reset) reset.addEventListener("click", () => resetToShipped(panel));
     const keep = panel.querySelector(".fl-lab__keep");
     if (keep) keep.addEventListener("click", () => (panel.querySelector(".fl-lab__notice").hidden = true));
+    const download = panel.querySelector(".fl-lab__download");
+    if (download) {
+      download.addEventListener("click", (event) => {
+        event.preventDefault();
+        downloadNotebook(panel, download);
+      });
+    }
     checkForStaleCopy(panel).catch((error) => console.warn("stale-copy check skipped:", error));
   }
 

@@ -1,6 +1,6 @@
 """Shared by the site tests and bench/site_load.py: the browser to use, and driving the embedded
-lab the way a learner does (start it, run cells, edit, save). Named uniquely: tests/ has other
-conftest modules, so nothing imports from `conftest`."""
+lab or playground the way a learner does (start it, run cells, edit, save). Named uniquely:
+tests/ has other conftest modules, so nothing imports from `conftest`."""
 
 from __future__ import annotations
 
@@ -61,6 +61,32 @@ def start_lab(page: Page) -> tuple[FrameLocator, Frame]:
     frame.wait_for_function("() => window.jupyterapp", timeout=BOOT_TIMEOUT_MS)
     frame.evaluate("() => window.jupyterapp.restored")
     return frame_locator, frame
+
+
+def start_playground(page: Page) -> tuple[FrameLocator, Frame]:
+    """Click "Start the playground" and wait until the lab app shows its file browser."""
+    page.get_by_role("button", name="Start the playground").click()
+    frame_locator = page.frame_locator("iframe.fl-lab__iframe")
+    frame_locator.locator(".jp-FileBrowser .jp-DirListing-item").first.wait_for(timeout=BOOT_TIMEOUT_MS)
+    frame = page.frame(url=lambda url: "/lite/lab/" in url)
+    frame.wait_for_function("() => window.jupyterapp", timeout=BOOT_TIMEOUT_MS)
+    frame.evaluate("() => window.jupyterapp.restored")
+    return frame_locator, frame
+
+
+def edit_and_save(page: Page, frame_locator: FrameLocator, storage: str, path: str,
+                  marker: str) -> None:
+    """Append `marker` to the first code cell as a learner would, save, and wait until the saved
+    copy in the lab's browser storage has it."""
+    editor = frame_locator.locator(".jp-CodeCell .cm-content").first
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n" + marker)
+    page.keyboard.press("Control+s")
+    page.wait_for_function(
+        "async (args) => { const m = await (" + READ_SAVED_COPY_JS + ")(args);"
+        " return !!m && JSON.stringify(m.content).includes(args[2]); }",
+        arg=[storage, path, marker], timeout=30_000)
 
 
 def run_all_cells(frame: Frame) -> None:

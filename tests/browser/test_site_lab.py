@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from site_browser import (
-    AGE_SAVED_COPY_JS, READ_SAVED_COPY_JS, REPO, panel_data, run_all_cells, start_lab, wait_for_output)
+    AGE_SAVED_COPY_JS, READ_SAVED_COPY_JS, REPO, edit_and_save, panel_data, run_all_cells, start_lab,
+    wait_for_output)
 
 pytestmark = pytest.mark.browser
 
@@ -30,16 +31,8 @@ def test_lesson_lab_runs_miniray_keeps_edits_and_flags_stale_copy(new_context, b
     run_all_cells(frame)
     assert wait_for_output(frame_locator, "[0, 2, 4, 6]").strip() == "[0, 2, 4, 6]"
 
-    # Edit the first code cell as a learner would, then save.
-    editor = frame_locator.locator(".jp-CodeCell .cm-content").first
-    editor.click()
-    page.keyboard.press("Control+End")
-    page.keyboard.type("\n" + EDIT_MARKER)
-    page.keyboard.press("Control+s")
-    page.wait_for_function(
-        "async (args) => { const m = await (" + READ_SAVED_COPY_JS + ")(args);"
-        " return !!m && JSON.stringify(m.content).includes(args[2]); }",
-        arg=[data["storage"], data["notebook"], EDIT_MARKER], timeout=30_000)
+    # The learner edits the first code cell and saves.
+    edit_and_save(page, frame_locator, data["storage"], data["notebook"], EDIT_MARKER)
 
     # The edit survives a reload, and an up-to-date copy raises no notice.
     page.reload()

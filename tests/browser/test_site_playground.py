@@ -1,0 +1,43 @@
+"""The Playground page, in real Chromium: the full JupyterLab boots offline, its file browser
+lists every lesson notebook the site ships, and a lesson opened there runs miniray.
+
+The page promises exercises too; exercises/ has none yet, so only lessons are checked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from site_browser import BOOT_TIMEOUT_MS, run_all_cells, start_playground, wait_for_output
+
+pytestmark = pytest.mark.browser
+
+LESSON = "01_first_tasks.ipynb"  # its cells print this from remote tasks
+LESSON_OUTPUT = "[0, 2, 4, 6]"
+
+
+def test_playground_lists_every_lesson_and_runs_one_with_miniray(new_context, base_url, site_dir):
+    context, traffic = new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(base_url + "playground/")
+    assert page.locator("iframe").count() == 0, "the playground must not boot before it is asked to"
+    shipped = sorted(p.name for p in (site_dir / "lite/files/lessons").glob("*.ipynb"))
+    assert LESSON in shipped
+
+    frame_locator, frame = start_playground(page)
+
+    # The learner opens the lessons folder: every shipped notebook is there, nothing else.
+    browser_items = frame_locator.locator(".jp-FileBrowser .jp-DirListing-item")
+    browser_items.filter(has_text="lessons").first.dblclick()
+    for name in shipped:
+        browser_items.filter(has_text=name).first.wait_for(timeout=30_000)
+    listed = browser_items.locator(".jp-DirListing-itemText").all_inner_texts()
+    assert sorted(listed) == shipped
+
+    # Opens a lesson and runs it: miniray runs the remote tasks in the browser's kernel.
+    browser_items.filter(has_text=LESSON).first.dblclick()
+    frame_locator.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=BOOT_TIMEOUT_MS)
+    run_all_cells(frame)
+    assert wait_for_output(frame_locator, LESSON_OUTPUT).strip() == LESSON_OUTPUT
+
+    traffic.assert_clean()
