@@ -108,6 +108,9 @@ async function restore(cache, options, pack) {
   holder.pyodide = pyodide;
   // The modules are in the restored memory; the files are for what is imported later.
   Object.assign(pyodide.loadedPackages, unpackFiles(pyodide, await pack));
+  // `random` was seeded (from os.urandom) before the snapshot: without a fresh seed, every
+  // warm start in this browser would draw the same "random" numbers.
+  runIsolated(pyodide, "import random; random.seed()");
   quietCdnFailures(pyodide); // the Python half (OFFLINE_NOTICE_PY) came back with the snapshot
   console.info(`Fault Lines: Python restored from this browser's kernel snapshot ${BOOT_ID} ` +
                `in ${Math.round(performance.now() - started)} ms.`);

@@ -77,6 +77,8 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
     sizes = _wait_for_snapshot(page, boot_id)
     assert not any("restored from this browser's kernel snapshot" in line for line in console)
 
+    first_draw = stdout_of(execute_in_kernel(frame, "import random; print(random.random())"))
+
     # Offline, importing matplotlib ends in one sentence, not Pyodide's install advice.
     error = _offline_plot_error(frame)
     assert error["evalue"] == OFFLINE_SENTENCE
@@ -86,6 +88,9 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
     console.clear()
     frame = _boot_lesson(page, base_url)
     assert any(f"restored from this browser's kernel snapshot {boot_id}" in line for line in console), console
+
+    # The global random generator is reseeded, not replayed from the snapshot's state.
+    assert stdout_of(execute_in_kernel(frame, "import random; print(random.random())")) != first_draw
 
     # Modules not imported at boot load from the restored site-packages; completion works.
     out = stdout_of(execute_in_kernel(frame, (
