@@ -1,10 +1,14 @@
 """MkDocs hook: builds the JupyterLite playground and wires it into the course pages.
 
 - on_config: lists docs/design/ pages in the nav.
-- on_pre_build: writes the shipped notebooks, runs the lite build (build/lite).
-- on_page_markdown: a page whose front matter names `notebook: <stem>` gets the lab panel
-  after its title; `playground: true` gets the full-app panel.
-- on_post_build: copies the lite build into site/lite and checks no page names a CDN.
+- on_pre_build: renders the lesson figures (figures/*.py, see lesson_figures.py), writes the
+  shipped notebooks, runs the lite build (build/lite).
+- on_files: adds each figure's SVG to the site as figures/<name>.svg.
+- on_page_markdown: `{{ figure <name> }}` lines become the figure with its alt text and caption;
+  a page whose front matter names `notebook: <stem>` gets the lab panel after its title;
+  `playground: true` gets the full-app panel.
+- on_post_build: copies the lite build into site/lite, checks no page names a CDN, and warns
+  (so --strict fails) about a figure no page shows.
 
 FAULT_LINES_SKIP_LITE=1 skips the JupyterLite build (notebooks are still written, so hashes and
 links are real): a quick `mkdocs build --strict` for checking pages and links only.
@@ -19,7 +23,10 @@ import re
 import shutil
 from pathlib import Path
 
+from mkdocs.structure.files import File
+
 import lab_panel
+import lesson_figures
 import lesson_notebooks
 import lite_build
 
@@ -30,6 +37,8 @@ LITE_BUILD = REPO / "build/lite"
 CDN_PATTERN = re.compile(r"cdn\.jsdelivr|unpkg\.com|fonts\.googleapis|cdnjs\.")
 
 _notebooks: dict[str, lesson_notebooks.ShippedNotebook] = {}
+_figures: dict[str, lesson_figures.RenderedFigure] = {}
+_figures_shown: set[str] = set()
 
 
 def _skip_lite() -> bool:
@@ -51,12 +60,25 @@ def on_config(config, **kwargs):
 
 
 def on_pre_build(config, **kwargs):
+    # Figures first: a broken one fails the build in seconds, before the half-minute lite build.
+    _figures.clear()
+    _figures_shown.clear()
+    try:
+        _figures.update(lesson_figures.render_all(REPO))
+    except lesson_figures.FigureError as error:
+        raise SystemExit(str(error)) from None
     _notebooks.clear()
     if _skip_lite():
         _notebooks.update(lesson_notebooks.write_notebooks(REPO, REPO / "build/notebooks-only"))
         log.info("FAULT_LINES_SKIP_LITE=1: site built without the JupyterLite playground")
         return
     _notebooks.update(lite_build.build_lite(REPO, LITE_BUILD, log=log.info))
+
+
+def on_files(files, config, **kwargs):
+    for figure in _figures.values():
+        files.append(File.generated(config, figure.site_path, content=figure.svg))
+    return files
 
 
 def _insert_after_title(markdown: str, html: str) -> str:
@@ -68,6 +90,12 @@ def _insert_after_title(markdown: str, html: str) -> str:
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
+    try:
+        markdown, shown = lesson_figures.place(
+            markdown, lab_panel.site_root_prefix(page.url), _figures, page.file.src_path)
+    except lesson_figures.FigureError as error:
+        raise SystemExit(str(error)) from None
+    _figures_shown.update(shown)
     stem = page.meta.get("notebook")
     if stem:
         if stem not in _notebooks:
@@ -82,6 +110,9 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
 
 def on_post_build(config, **kwargs):
     site_dir = Path(config["site_dir"])
+    for name in sorted(set(_figures) - _figures_shown):
+        log.warning(f"figure '{name}' ({lesson_figures.SCRIPTS_DIR}/{name}.py) is on no page: "
+                    f"add a '{{{{ figure {name} }}}}' line to a lesson, or remove the script")
     # Our pages and assets only: Material's bundle names unpkg for a ResizeObserver polyfill and
     # mermaid, fetched only by browsers lacking the one or pages using the other (neither here);
     # the browser tests check the requests pages really make.
