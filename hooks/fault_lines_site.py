@@ -1,7 +1,7 @@
 """MkDocs hook: builds the JupyterLite playground and wires it into the course pages.
 
 - on_config: lists docs/design/ pages in the nav.
-- on_pre_build: renders the lesson figures (figures/*.py, see lesson_figures.py), writes the
+- on_pre_build: renders the lesson figures (lessons/figures/*.py, see lesson_figures.py), writes the
   shipped notebooks, runs the lite build (build/lite).
 - on_files: adds each figure's SVG to the site as figures/<name>.svg.
 - on_page_markdown: `{{ figure <name> }}` lines become the figure with its alt text and caption;

@@ -1,6 +1,6 @@
 """Figures on the lesson pages, rendered at build time, every build, with CPython's matplotlib.
 
-Each figures/<name>.py defines `figure() -> (matplotlib Figure, alt text, caption)` and computes
+Each lessons/figures/<name>.py defines `figure() -> (matplotlib Figure, alt text, caption)` and computes
 its own numbers, so the words under a figure can never disagree with its curves. A page places
 a figure with a line of its own:
 
@@ -28,7 +28,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 RUNNER = Path(__file__).resolve().parent / "figure_runner.py"
-SCRIPTS_DIR = "figures"  # in the repo, beside lessons/: outside docs/ so the .py never ships
+SCRIPTS_DIR = "lessons/figures"  # with the lessons they illustrate; outside docs/ so the .py never ships
 SITE_DIR = "figures"  # in the built site
 PLACEHOLDER = re.compile(r"^\{\{ figure ([\w-]+) \}\}[ \t]*$", re.MULTILINE)
 # Namespace names, not fetched: the only URLs an SVG of ours may carry.
