@@ -103,6 +103,18 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
     assert _offline_plot_error(frame)["evalue"] == OFFLINE_SENTENCE
     assert sizes["memory"] > 20e6  # Python's whole heap after importing IPython & co
 
+    # Another lesson starts warm from the same snapshot, and its widgets talk to Python.
+    console.clear()
+    page.goto(base_url + "lessons/widgets/")
+    frame_locator, frame = start_lab(page)
+    run_all_cells(frame)
+    wait_for_output(frame_locator, "tasks=4 results=[0, 2, 4, 6]")
+    assert any(f"restored from this browser's kernel snapshot {boot_id}" in line for line in console), console
+    handle = frame_locator.locator(".widget-slider .noUi-handle").first
+    handle.focus()
+    handle.press("ArrowRight")
+    wait_for_output(frame_locator, "tasks=5 results=[0, 2, 4, 6, 8]")
+
     traffic.assert_clean()
 
 
