@@ -119,9 +119,37 @@
   // restoring its layout and loading the notebook (about a second on 2 cores). The notebook
   // then joins this session: JupyterLab looks for a running session with the notebook's path
   // before it starts one.
+  //
+  // JupyterLite decides when it creates a kernel whether the kernel mounts the notebook drive
+  // (the learner's files, and the notebook's folder as the working directory): only if its
+  // service worker is registered by then. So the early start waits for that registration, and
+  // leaves the start to the app when it cannot see it.
+  const SERVICE_WORKER_PLUGIN = "@jupyterlite/application-extension:service-worker-manager";
+
+  async function serviceWorkerSettled(app) {
+    const registry = app.pluginRegistry;
+    // `_plugins` is lumino's private map of plugins (pinned JupyterLite 0.8.6; a browser test
+    // checks the drive is mounted). Without it, no early start: slower, never wrong.
+    const plugins = registry && registry._plugins;
+    if (!plugins || !plugins.get(SERVICE_WORKER_PLUGIN)) return false;
+    const deadline = Date.now() + 60000;
+    while (!registry.isPluginActivated(SERVICE_WORKER_PLUGIN)) {
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const workers = plugins.get(SERVICE_WORKER_PLUGIN).service;
+    if (!workers || !workers.ready) return false;
+    try {
+      await workers.ready;
+    } catch (error) {
+      // No service worker here (e.g. a private window): JupyterLite's own start does the same.
+    }
+    return true;
+  }
+
   async function startKernelEarly(frame, path) {
-    const app = await jupyterApp(frame, 60000, (candidate) => Boolean(candidate.serviceManager), 25);
-    if (!app) return;
+    const app = await jupyterApp(frame, 60000, (candidate) => Boolean(candidate.pluginRegistry), 25);
+    if (!app || !(await serviceWorkerSettled(app))) return;
     const manager = app.serviceManager;
     await manager.ready;
     await manager.sessions.refreshRunning();

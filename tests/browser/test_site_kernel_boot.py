@@ -61,6 +61,14 @@ def _boot_lesson(page, base_url):
     return frame
 
 
+def _assert_notebook_folder_is_the_cwd(frame) -> None:
+    """The kernel sees the lab's files: it runs in the notebook's folder on the contents drive
+    (mounted through JupyterLite's service worker, which a fast kernel start could outrun)."""
+    out = stdout_of(execute_in_kernel(frame, "import os; print(os.getcwd()); print(sorted(os.listdir('.')))"))
+    cwd, listing = out.splitlines()
+    assert cwd == "/drive/lessons" and "01_first_tasks.ipynb" in listing, out
+
+
 def _offline_plot_error(frame) -> dict:
     (error,) = [o for o in execute_in_kernel(frame, "import matplotlib") if o["type"] == "error"]
     return error["content"]
@@ -76,6 +84,7 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
     frame = _boot_lesson(page, base_url)
     sizes = _wait_for_snapshot(page, boot_id)
     assert not any("restored from this browser's kernel snapshot" in line for line in console)
+    _assert_notebook_folder_is_the_cwd(frame)
 
     first_draw = stdout_of(execute_in_kernel(frame, "import random; print(random.random())"))
 
@@ -88,6 +97,7 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
     console.clear()
     frame = _boot_lesson(page, base_url)
     assert any(f"restored from this browser's kernel snapshot {boot_id}" in line for line in console), console
+    _assert_notebook_folder_is_the_cwd(frame)
 
     # The global random generator is reseeded, not replayed from the snapshot's state.
     assert stdout_of(execute_in_kernel(frame, "import random; print(random.random())")) != first_draw
