@@ -20,7 +20,7 @@ import struct
 import zipfile
 from pathlib import Path
 
-from pyodide_lock import canonical
+from pyodide_lock import dependency_closure
 
 # What pyodide.loadPackage writes into each dist-info it installs (Pyodide 314.0.6).
 LOADPACKAGE_MARKERS = {"INSTALLER": b"pyodide.loadPackage", "PYODIDE_SOURCE": b"pyodide"}
@@ -29,20 +29,13 @@ CHANNEL = "default channel"  # loadedPackages' value for packages from the lock
 
 def boot_closure(lock: dict, roots: list[str]) -> list[str]:
     """The packages the kernel loads at boot: roots plus everything they depend on."""
-    packages = lock["packages"]
-    seen: set[str] = set()
-    todo = [canonical(r) for r in roots]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        if name not in packages:
+    def served_here(name: str, entry: dict | None) -> None:
+        if entry is None:
             raise SystemExit(f"kernel_pack: {name} is a boot package but not in the lock")
-        if "://" in packages[name]["file_name"]:
+        if "://" in entry["file_name"]:
             raise SystemExit(f"kernel_pack: boot package {name} is not served by the site")
-        seen.add(name)
-        todo.extend(packages[name]["depends"])
-    return sorted(seen)
+
+    return sorted(dependency_closure(lock["packages"], roots, served_here))
 
 
 def _wheel_files(wheel: Path) -> list[tuple[str, bytes]]:

@@ -56,17 +56,24 @@ def _wheel_metadata(wheel: Path) -> tuple[str, str, list[str], list[str]]:
     return meta["Name"], meta["Version"], requires, imports
 
 
-def _cdn_closure(official: dict) -> set[str]:
-    packages = {canonical(k): v for k, v in official["packages"].items()}
+def dependency_closure(packages: dict, roots, visit=None) -> set[str]:
+    """roots plus everything they depend on, by canonical name; visit(name, entry or None) sees
+    each package once, before its dependencies, and may raise to reject it."""
     keep: set[str] = set()
-    todo = [canonical(r) for r in CDN_ROOTS]
+    todo = [canonical(r) for r in roots]
     while todo:
         name = todo.pop()
         if name in keep:
             continue
+        if visit:
+            visit(name, packages.get(name))
         keep.add(name)
         todo.extend(canonical(d) for d in packages[name]["depends"])
     return keep
+
+
+def _cdn_closure(official: dict) -> set[str]:
+    return dependency_closure({canonical(k): v for k, v in official["packages"].items()}, CDN_ROOTS)
 
 
 def build_lock(wheel_dir: Path, official_lock: Path, cdn_base_url: str) -> dict:

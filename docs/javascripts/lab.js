@@ -106,13 +106,18 @@
 
   // The lite apps expose their JupyterLab application object as window.jupyterapp.
   async function jupyterApp(frame, timeoutMs, isReady, pollMs) {
+    const app = () => frame.contentWindow && frame.contentWindow.jupyterapp;
+    return (await poll(() => app() && isReady(app()), timeoutMs, pollMs)) ? app() : null;
+  }
+
+  // True once check() is, false if it is not within timeoutMs (the iframe gives no event).
+  async function poll(check, timeoutMs, pollMs) {
     const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const app = frame.contentWindow && frame.contentWindow.jupyterapp;
-      if (app && isReady(app)) return app;
+    while (!check()) {
+      if (Date.now() > deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
-    return null;
+    return true;
   }
 
   // Start the notebook's kernel as soon as the app object exists, while the app is still
@@ -132,11 +137,7 @@
     // checks the drive is mounted). Without it, no early start: slower, never wrong.
     const plugins = registry && registry._plugins;
     if (!plugins || !plugins.get(SERVICE_WORKER_PLUGIN)) return false;
-    const deadline = Date.now() + 60000;
-    while (!registry.isPluginActivated(SERVICE_WORKER_PLUGIN)) {
-      if (Date.now() > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    if (!(await poll(() => registry.isPluginActivated(SERVICE_WORKER_PLUGIN), 60000, 25))) return false;
     const workers = plugins.get(SERVICE_WORKER_PLUGIN).service;
     if (!workers || !workers.ready) return false;
     try {
