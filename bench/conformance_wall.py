@@ -40,14 +40,16 @@ def main(argv=None):
         for r in (real, mini):
             if not r.ok:
                 raise SystemExit(f"{name} failed on {r.backend}:\n{r.output}")
-        rows.append({
-            "scenario": name,
-            "ray_s": round(real.wall_s, 3),
-            "miniray_s": round(mini.wall_s, 5),
-            "ray_process_s": round(real.process_s, 3),
-            "miniray_process_s": round(mini.process_s, 3),
-            "observations_match": not differences(real.observations, mini.observations),
-        })
+        rows.append(
+            {
+                "scenario": name,
+                "ray_s": round(real.wall_s, 3),
+                "miniray_s": round(mini.wall_s, 5),
+                "ray_process_s": round(real.process_s, 3),
+                "miniray_process_s": round(mini.process_s, 3),
+                "observations_match": not differences(real.observations, mini.observations),
+            }
+        )
     total = {k: sum(r[k] for r in rows) for k in ("ray_s", "miniray_s", "ray_process_s", "miniray_process_s")}
     result = {
         "benchmark": "conformance_wall",
@@ -62,13 +64,19 @@ def main(argv=None):
     print(f"{'scenario':28} {'real Ray s':>10} {'miniray ms':>10} {'ratio':>8}   process s (Ray / miniray)")
     for r in rows:
         mark = "" if r["observations_match"] else "  MISMATCH"
-        print(f"{r['scenario']:28} {r['ray_s']:10.2f} {r['miniray_s'] * 1000:10.1f} "
-              f"{r['ray_s'] / r['miniray_s']:8.0f}   {r['ray_process_s']:.1f} / {r['miniray_process_s']:.2f}{mark}")
-    print(f"{'total':28} {total['ray_s']:10.2f} {total['miniray_s'] * 1000:10.1f} "
-          f"{result['ratio_scenario_time_ray_over_miniray']:8}   "
-          f"{total['ray_process_s']:.1f} / {total['miniray_process_s']:.2f}")
-    print(f"ratio real Ray / miniray: {result['ratio_scenario_time_ray_over_miniray']}x on scenario time, "
-          f"{result['ratio_process_time_ray_over_miniray']}x on whole processes")
+        print(
+            f"{r['scenario']:28} {r['ray_s']:10.2f} {r['miniray_s'] * 1000:10.1f} "
+            f"{r['ray_s'] / r['miniray_s']:8.0f}   {r['ray_process_s']:.1f} / {r['miniray_process_s']:.2f}{mark}"
+        )
+    print(
+        f"{'total':28} {total['ray_s']:10.2f} {total['miniray_s'] * 1000:10.1f} "
+        f"{result['ratio_scenario_time_ray_over_miniray']:8}   "
+        f"{total['ray_process_s']:.1f} / {total['miniray_process_s']:.2f}"
+    )
+    print(
+        f"ratio real Ray / miniray: {result['ratio_scenario_time_ray_over_miniray']}x on scenario time, "
+        f"{result['ratio_process_time_ray_over_miniray']}x on whole processes"
+    )
     return result
 
 

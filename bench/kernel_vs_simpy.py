@@ -95,8 +95,10 @@ def main(argv=None):
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"workload: {args.procs} processes x {args.timeouts} timeouts = {mine[0]} events "
-              f"(best of {args.repeat})")
+        print(
+            f"workload: {args.procs} processes x {args.timeouts} timeouts = {mine[0]} events "
+            f"(best of {args.repeat})"
+        )
         print(f"  miniray kernel: {mine[2]:>12,.0f} events/s  ({mine[3]:.3f} s)")
         print(f"  SimPy 4.1     : {simpy_[2]:>12,.0f} events/s  ({simpy_[3]:.3f} s)")
         print(f"  ratio miniray/SimPy: {result['ratio_miniray_over_simpy']:.2f}x")

@@ -3,6 +3,7 @@
 Prints the wall time of one clean run, the number of crash choice points, and the mean wall
 time per replay, with the ratio replay/clean (a replay should cost about one clean run).
 """
+
 from __future__ import annotations
 
 import statistics
@@ -44,7 +45,9 @@ def main() -> None:
     per_replay = (clock() - t0) / len(points)
     base = statistics.median(clean_times)
     print(f"clean run: {base * 1000:.2f} ms, {clean.events} events, {len(points)} crash choice points")
-    print(f"replay per choice point: {per_replay * 1000:.2f} ms (ratio to a clean run {per_replay / base:.2f}x)")
+    print(
+        f"replay per choice point: {per_replay * 1000:.2f} ms (ratio to a clean run {per_replay / base:.2f}x)"
+    )
     print(f"outcomes over all single-crash schedules: {outcomes}")
 
 

@@ -19,10 +19,16 @@ OUT = BENCH / "out"
 # (script, what it needs, why it would be skipped)
 BENCHMARKS = [
     ("kernel_vs_simpy.py", None, None),
-    ("sim_events.py", lambda: (REPO / "node_modules" / "pyodide" / "pyodide.mjs").exists()
-     and shutil.which("node"), "needs node and node_modules/pyodide (make node-deps)"),
-    ("conformance_wall.py", lambda: os.environ.get("RAY_PYTHON"),
-     "needs RAY_PYTHON (make bench sets it; make ray-venv builds it)"),
+    (
+        "sim_events.py",
+        lambda: (REPO / "node_modules" / "pyodide" / "pyodide.mjs").exists() and shutil.which("node"),
+        "needs node and node_modules/pyodide (make node-deps)",
+    ),
+    (
+        "conformance_wall.py",
+        lambda: os.environ.get("RAY_PYTHON"),
+        "needs RAY_PYTHON (make bench sets it; make ray-venv builds it)",
+    ),
     ("replay_cost.py", None, None),
     ("pg_starvation.py", None, None),
 ]
@@ -39,8 +45,7 @@ def main():
             print(f"skipped: {why}\n", flush=True)
             continue
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, str(BENCH / script)], cwd=REPO,
-                              capture_output=True, text=True)
+        proc = subprocess.run([sys.executable, str(BENCH / script)], cwd=REPO, capture_output=True, text=True)
         text = proc.stdout + (proc.stderr if proc.returncode else "")
         (OUT / (Path(script).stem + ".txt")).write_text(text)
         print(text.rstrip())

@@ -97,9 +97,19 @@ def measure(repeat):
 def run_in_pyodide(repeat):
     node = os.environ.get("NODE", "node")
     proc = subprocess.run(
-        [node, str(REPO / "tests" / "pyodide" / "run_script.mjs"), "bench/sim_events.py",
-         "--child", "--repeat", str(repeat)],
-        cwd=REPO, capture_output=True, text=True, timeout=900)
+        [
+            node,
+            str(REPO / "tests" / "pyodide" / "run_script.mjs"),
+            "bench/sim_events.py",
+            "--child",
+            "--repeat",
+            str(repeat),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"Pyodide run failed (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
@@ -129,9 +139,11 @@ def main(argv=None):
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"workload: {CHAINS} chains x {CHAIN_LENGTH} tasks, {ACTOR_CALLS} actor calls, a node "
-              f"killed at t=3 s -> {cpython['events']} kernel events, "
-              f"{cpython['virtual_end_s']} virtual s (best of {args.repeat})")
+        print(
+            f"workload: {CHAINS} chains x {CHAIN_LENGTH} tasks, {ACTOR_CALLS} actor calls, a node "
+            f"killed at t=3 s -> {cpython['events']} kernel events, "
+            f"{cpython['virtual_end_s']} virtual s (best of {args.repeat})"
+        )
         print(f"  CPython {cpython['python']}:          {cpython['events_per_s']:>10,} events/s")
         print(f"  Pyodide {pyodide['python']} (Node):   {pyodide['events_per_s']:>10,} events/s")
         print(f"  ratio CPython/Pyodide: {result['ratio_cpython_over_pyodide']:.2f}x")

@@ -47,7 +47,7 @@ class CountingHandler(site_server.SiteHandler):
         return response
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sizes(path: Path) -> tuple[int, int]:
     data = path.read_bytes()
     return len(data), len(gzip.compress(data, compresslevel=6))
@@ -63,10 +63,15 @@ def build_baseline(lite_src: Path) -> None:
     # The one non-default setting besides the local Pyodide: expose the app object so the
     # benchmark can see when the notebook's session is ready (it changes nothing it loads).
     (src / "jupyter-lite.json").write_text(
-        '{"jupyter-lite-schema-version": 0, "jupyter-config-data": {"exposeAppInBrowser": "true"}}')
+        '{"jupyter-lite-schema-version": 0, "jupyter-config-data": {"exposeAppInBrowser": "true"}}'
+    )
     jupyter = REPO / ".venv-site/bin/jupyter"
-    subprocess.run([str(jupyter), "lite", "build", "--lite-dir", str(src), "--output-dir", str(BASELINE)],
-                   cwd=src, check=True, capture_output=True)
+    subprocess.run(
+        [str(jupyter), "lite", "build", "--lite-dir", str(src), "--output-dir", str(BASELINE)],
+        cwd=src,
+        check=True,
+        capture_output=True,
+    )
 
 
 def first_cell_executed(page, open_lab) -> float:
@@ -87,6 +92,7 @@ def lesson_opener(base_url):
         page.goto(base_url + "lessons/first-tasks/")
         page.get_by_role("button", name="Start the lab").click()
         return _frame(page)
+
     return open_lab
 
 
@@ -94,6 +100,7 @@ def baseline_opener(base_url):
     def open_lab(page):
         page.goto(base_url + "notebooks/index.html?path=" + LESSON_NOTEBOOK)
         return page.main_frame
+
     return open_lab
 
 
@@ -118,8 +125,8 @@ def measure(chromium, directory: Path, opener, runs: int) -> dict:
             # browser (disk cache) would not.
             profile = tempfile.mkdtemp(prefix="bench-profile-")
             context = chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                viewport={"width": 1280, "height": 900})
+                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}
+            )
             page = context.pages[0] if context.pages else context.new_page()
             for kind in ("cold", "warm"):
                 CountingHandler.served.clear()
@@ -141,10 +148,12 @@ def summary(name: str, results: dict) -> dict:
         row[kind] = statistics.median(results[kind])
         row[f"{kind}_raw"] = statistics.median(b[0] for b in results[f"{kind}_bytes"])
         row[f"{kind}_gz"] = statistics.median(b[1] for b in results[f"{kind}_bytes"])
-    print(f"{name:9} cold {row['cold']:5.1f}s  warm {row['warm']:5.1f}s  "
-          f"cold bytes {row['cold_raw'] / 1e6:5.1f} MB ({row['cold_gz'] / 1e6:4.1f} MB gzip)  "
-          f"warm bytes {row['warm_raw'] / 1e6:5.1f} MB ({row['warm_gz'] / 1e6:4.1f} MB gzip)  "
-          f"runs: {[round(t, 1) for t in results['cold']]} / {[round(t, 1) for t in results['warm']]}")
+    print(
+        f"{name:9} cold {row['cold']:5.1f}s  warm {row['warm']:5.1f}s  "
+        f"cold bytes {row['cold_raw'] / 1e6:5.1f} MB ({row['cold_gz'] / 1e6:4.1f} MB gzip)  "
+        f"warm bytes {row['warm_raw'] / 1e6:5.1f} MB ({row['warm_gz'] / 1e6:4.1f} MB gzip)  "
+        f"runs: {[round(t, 1) for t in results['cold']]} / {[round(t, 1) for t in results['warm']]}"
+    )
     return row
 
 

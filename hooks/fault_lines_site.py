@@ -23,12 +23,11 @@ import re
 import shutil
 from pathlib import Path
 
-from mkdocs.structure.files import File
-
 import lab_panel
 import lesson_figures
 import lesson_notebooks
 import lite_build
+from mkdocs.structure.files import File
 
 log = logging.getLogger("mkdocs.hooks.fault_lines")
 REPO = Path(__file__).resolve().parent.parent
@@ -92,7 +91,8 @@ def _insert_after_title(markdown: str, html: str) -> str:
 def on_page_markdown(markdown, page, config, files, **kwargs):
     try:
         markdown, shown = lesson_figures.place(
-            markdown, lab_panel.site_root_prefix(page.url), _figures, page.file.src_path)
+            markdown, lab_panel.site_root_prefix(page.url), _figures, page.file.src_path
+        )
     except lesson_figures.FigureError as error:
         raise SystemExit(str(error)) from None
     _figures_shown.update(shown)
@@ -111,12 +111,18 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
 def on_post_build(config, **kwargs):
     site_dir = Path(config["site_dir"])
     for name in sorted(set(_figures) - _figures_shown):
-        log.warning(f"figure '{name}' ({lesson_figures.SCRIPTS_DIR}/{name}.py) is on no page: "
-                    f"add a '{{{{ figure {name} }}}}' line to a lesson, or remove the script")
+        log.warning(
+            f"figure '{name}' ({lesson_figures.SCRIPTS_DIR}/{name}.py) is on no page: "
+            f"add a '{{{{ figure {name} }}}}' line to a lesson, or remove the script"
+        )
     # Our pages and assets only: Material's bundle names unpkg for a ResizeObserver polyfill and
     # mermaid, fetched only by browsers lacking the one or pages using the other (neither here);
     # the browser tests check the requests pages really make.
-    ours = [*site_dir.rglob("*.html"), *(site_dir / "javascripts").rglob("*"), *(site_dir / "stylesheets").rglob("*")]
+    ours = [
+        *site_dir.rglob("*.html"),
+        *(site_dir / "javascripts").rglob("*"),
+        *(site_dir / "stylesheets").rglob("*"),
+    ]
     offenders = [
         str(path.relative_to(site_dir))
         for path in ours

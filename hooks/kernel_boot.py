@@ -43,8 +43,10 @@ def install_loader(repo: Path, lite_dir: Path) -> str:
     loader = source.replace("__BOOT_ID__", ident).replace("__BOOT_PACK__", pack.name)
     (pyodide_dir / LOADER).write_text(loader, encoding="utf-8")
     if settings.get("pyodideUrl") != PLAIN_URL:
-        raise SystemExit(f"kernel_boot: expected the lite build to set pyodideUrl to {PLAIN_URL}, "
-                         f"found {settings.get('pyodideUrl')!r} (jupyterlite-pyodide-kernel changed?)")
+        raise SystemExit(
+            f"kernel_boot: expected the lite build to set pyodideUrl to {PLAIN_URL}, "
+            f"found {settings.get('pyodideUrl')!r} (jupyterlite-pyodide-kernel changed?)"
+        )
     settings["pyodideUrl"] = f"./static/pyodide/{LOADER}"
     config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
     return ident

@@ -18,11 +18,15 @@ from __future__ import annotations
 from pathlib import Path
 
 KERNEL_STATIC = "extensions/@jupyterlite/pyodide-kernel-extension/static"
-ORIGINAL = ("await this.initRuntime(e),await this.initFilesystem(e),"
-            "await this.initPackageManager(e),await this.initKernel(e)")
-REORDERED = ("await this.initRuntime(e),await this.initPackageManager(e),"
-             "await this._pyodide.runPythonAsync(\"import pyodide_kernel\"),"
-             "await this.initFilesystem(e),await this.initKernel(e)")
+ORIGINAL = (
+    "await this.initRuntime(e),await this.initFilesystem(e),"
+    "await this.initPackageManager(e),await this.initKernel(e)"
+)
+REORDERED = (
+    "await this.initRuntime(e),await this.initPackageManager(e),"
+    'await this._pyodide.runPythonAsync("import pyodide_kernel"),'
+    "await this.initFilesystem(e),await this.initKernel(e)"
+)
 # The worker the kernel runs in without cross-origin isolation (how this site is served).
 MUST_PATCH = "comlink.worker."
 
@@ -39,6 +43,8 @@ def reorder_boot(lite_dir: Path) -> list[str]:
             bundle.write_text(text.replace(ORIGINAL, REORDERED), encoding="utf-8")
             patched.append(bundle.name)
     if not any(name.startswith(MUST_PATCH) for name in patched):
-        raise SystemExit(f"kernel_boot_order: boot sequence not found in {lite_dir / KERNEL_STATIC}/"
-                         f"{MUST_PATCH}*.js (jupyterlite-pyodide-kernel changed?)")
+        raise SystemExit(
+            f"kernel_boot_order: boot sequence not found in {lite_dir / KERNEL_STATIC}/"
+            f"{MUST_PATCH}*.js (jupyterlite-pyodide-kernel changed?)"
+        )
     return patched

@@ -42,8 +42,22 @@ def fetch_pypi_wheels(requirements: Path, dest: Path) -> None:
     """Download the hash-pinned pure wheels; pip refuses any file whose hash differs."""
     dest.mkdir(parents=True, exist_ok=True)
     _run(
-        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-         "--python-version", "3.14", "--require-hashes", "-r", str(requirements), "-d", str(dest)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--python-version",
+            "3.14",
+            "--require-hashes",
+            "-r",
+            str(requirements),
+            "-d",
+            str(dest),
+        ],
         "downloading the kernel's wheels from PyPI",
     )
 
@@ -58,8 +72,10 @@ def build_miniray_wheel(repo: Path, dest: Path) -> Path:
     """Wheel of this repo's miniray, so `import miniray` works in the browser with no %pip."""
     for old in dest.glob("miniray-*.whl"):
         old.unlink()
-    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest), str(repo)],
-         "building the miniray wheel")
+    _run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest), str(repo)],
+        "building the miniray wheel",
+    )
     wheels = list(dest.glob("miniray-*.whl"))
     if len(wheels) != 1:
         raise SystemExit(f"expected one miniray wheel in {dest}, found {wheels}")

@@ -29,6 +29,7 @@ CHANNEL = "default channel"  # loadedPackages' value for packages from the lock
 
 def boot_closure(lock: dict, roots: list[str]) -> list[str]:
     """The packages the kernel loads at boot: roots plus everything they depend on."""
+
     def served_here(name: str, entry: dict | None) -> None:
         if entry is None:
             raise SystemExit(f"kernel_pack: {name} is a boot package but not in the lock")
@@ -66,8 +67,9 @@ def write_pack(pyodide_dir: Path, roots: list[str]) -> Path:
             entries.append([path, offset, len(data)])
             blobs.append(data)
             offset += len(data)
-    header = json.dumps({"files": entries, "loaded": {n: CHANNEL for n in names}},
-                        separators=(",", ":")).encode()
+    header = json.dumps(
+        {"files": entries, "loaded": {n: CHANNEL for n in names}}, separators=(",", ":")
+    ).encode()
     raw = struct.pack("<I", len(header)) + header + b"".join(blobs)
     packed = gzip.compress(raw, compresslevel=9, mtime=0)  # mtime=0: same input, same bytes
     for old in pyodide_dir.glob("boot-packages.*.pack.gz"):

@@ -78,8 +78,14 @@ def render(script: Path, python: str = sys.executable, timeout: float = 120) -> 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / f"{name}.svg"
         try:
-            result = subprocess.run([python, str(RUNNER), str(script), str(out)], cwd=REPO,
-                                    env=env, capture_output=True, text=True, timeout=timeout)
+            result = subprocess.run(
+                [python, str(RUNNER), str(script), str(out)],
+                cwd=REPO,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
         except subprocess.TimeoutExpired:
             raise FigureError(f"{label} did not finish within {timeout:.0f} s") from None
         if result.returncode:
@@ -90,9 +96,13 @@ def render(script: Path, python: str = sys.executable, timeout: float = 120) -> 
     if foreign:
         raise FigureError(f"{label} names other origins (the site serves every byte): {foreign}")
     return RenderedFigure(
-        name=name, svg=svg, alt=meta["alt"].strip(), caption=meta["caption"].strip(),
+        name=name,
+        svg=svg,
+        alt=meta["alt"].strip(),
+        caption=meta["caption"].strip(),
         width_px=round(meta["width_in"] * CSS_PX_PER_INCH),
-        height_px=round(meta["height_in"] * CSS_PX_PER_INCH))
+        height_px=round(meta["height_in"] * CSS_PX_PER_INCH),
+    )
 
 
 def render_all(repo: Path = REPO, python: str = sys.executable) -> dict[str, RenderedFigure]:
@@ -113,8 +123,9 @@ def figure_html(figure: RenderedFigure, root_prefix: str) -> str:
     )
 
 
-def place(markdown: str, root_prefix: str, rendered: dict[str, RenderedFigure],
-          where: str) -> tuple[str, set[str]]:
+def place(
+    markdown: str, root_prefix: str, rendered: dict[str, RenderedFigure], where: str
+) -> tuple[str, set[str]]:
     """Replace each `{{ figure NAME }}` line; return the new markdown and the names it used."""
     used: set[str] = set()
 

@@ -54,7 +54,10 @@ def write_notebooks(repo: Path, contents_dir: Path) -> dict[str, ShippedNotebook
         notebook = jupytext.read(source)
         notebook.metadata["fault_lines"] = {"source_sha256": digest}
         notebook.metadata["kernelspec"] = {
-            "name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+            "name": "python",
+            "display_name": "Python (Pyodide)",
+            "language": "python",
+        }
         notebook.metadata.pop("jupytext", None)
         rel = f"{source.parent.name}/{source.stem}.ipynb"
         target = contents_dir / rel
@@ -97,7 +100,13 @@ def execute_lessons(repo: Path, notebooks: dict[str, ShippedNotebook], timeout: 
             if cell.cell_type == "code" and SKIP_TAG not in cell.metadata.get("tags", [])
         ]
         result = subprocess.run(
-            [sys.executable, "-c", _RUNNER], input=json.dumps(cells), capture_output=True,
-            text=True, env=env, cwd=repo, timeout=timeout)
+            [sys.executable, "-c", _RUNNER],
+            input=json.dumps(cells),
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=repo,
+            timeout=timeout,
+        )
         if result.returncode:
             raise SystemExit(f"lesson notebook {shipped.source} fails under CPython:\n{result.stderr}")

@@ -61,7 +61,10 @@ def build_lite(repo: Path, out_dir: Path, log=print) -> dict[str, lesson_noteboo
     jupyter = Path(sys.executable).parent / "jupyter"
     result = subprocess.run(
         [str(jupyter), "lite", "build", "--lite-dir", str(lite_src), "--output-dir", str(out_dir)],
-        cwd=lite_src, capture_output=True, text=True)
+        cwd=lite_src,
+        capture_output=True,
+        text=True,
+    )
     if result.returncode:
         raise SystemExit(f"jupyter lite build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
     patched = kernel_boot_order.reorder_boot(out_dir)

@@ -42,8 +42,7 @@ def _wheel_metadata(wheel: Path) -> tuple[str, str, list[str], list[str]]:
         meta = email.parser.Parser().parsestr(zf.read(meta_path).decode())
         top_level = {n.split("/")[0] for n in names if "/" in n and ".dist-info/" not in n}
         # Single-module wheels: six.py, or six.pyc once byte-compiled (wheel_bytecode).
-        top_level |= {n.rsplit(".", 1)[0] for n in names
-                      if "/" not in n and n.endswith((".py", ".pyc"))}
+        top_level |= {n.rsplit(".", 1)[0] for n in names if "/" not in n and n.endswith((".py", ".pyc"))}
     requires = []
     for req in meta.get_all("Requires-Dist") or []:
         # An extra or a platform marker means "optional here": the kernel never needs it.

@@ -47,7 +47,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 def serve(directory: Path, port: int = 0, handler=SiteHandler):
     """Serve directory on 127.0.0.1 in a daemon thread; returns (server, base URL)."""
     server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
+        ("127.0.0.1", port), functools.partial(handler, directory=str(directory))
+    )
     # A page closed mid-download resets its connections; that is not a server failure.
     server.handle_error = lambda request, address: None
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -28,10 +28,22 @@ KEEP_SOURCE = ("miniray-",)
 # What the kernel imports before the first cell runs (less pyodide_kernel itself: importing it
 # patches the interpreter for a browser kernel, which is no business of a build).
 # Only the modules these load get .pyc: the rest of a wheel stays .py, smaller to download.
-BOOT_IMPORTS = ("IPython", "IPython.core.interactiveshell", "IPython.core.completer",
-                "IPython.core.application", "IPython.core.shellapp", "IPython.core.history",
-                "IPython.display", "jedi", "comm", "ipywidgets", "traitlets", "micropip",
-                "piplite", "ipykernel")
+BOOT_IMPORTS = (
+    "IPython",
+    "IPython.core.interactiveshell",
+    "IPython.core.completer",
+    "IPython.core.application",
+    "IPython.core.shellapp",
+    "IPython.core.history",
+    "IPython.display",
+    "jedi",
+    "comm",
+    "ipywidgets",
+    "traitlets",
+    "micropip",
+    "piplite",
+    "ipykernel",
+)
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed, so a rebuild gives the same bytes and sha256
 
 
@@ -44,8 +56,7 @@ def _rezip(root: Path, wheel: Path) -> None:
     files = sorted(p for p in root.rglob("*") if p.is_file())
     record = next(p for p in files if p.name == "RECORD" and p.parent.name.endswith(".dist-info"))
     rel_record = record.relative_to(root).as_posix()
-    lines = [_record_line(p.relative_to(root).as_posix(), p.read_bytes())
-             for p in files if p != record]
+    lines = [_record_line(p.relative_to(root).as_posix(), p.read_bytes()) for p in files if p != record]
     record.write_text("\n".join([*lines, f"{rel_record},,"]) + "\n")
     tmp = wheel.with_suffix(".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
@@ -70,8 +81,11 @@ def compile_wheels(wheel_dir: Path, repo: Path, log=print) -> None:
     cache.mkdir(parents=True, exist_ok=True)
     todo: list[tuple[Path, Path, str, Path | None]] = []  # wheel, unpacked dir, kind, cache file
     wheels = sorted(wheel_dir.glob("*.whl"))
-    cached_as = {w: cache / hashlib.sha256(w.read_bytes() + repr(BOOT_IMPORTS).encode()).hexdigest()[:16]
-                 / w.name for w in wheels if not w.name.startswith(KEEP_SOURCE)}
+    cached_as = {
+        w: cache / hashlib.sha256(w.read_bytes() + repr(BOOT_IMPORTS).encode()).hexdigest()[:16] / w.name
+        for w in wheels
+        if not w.name.startswith(KEEP_SOURCE)
+    }
     # All or none from the cache: finding the boot modules imports IPython & co, which needs every
     # third-party wheel unpacked side by side, not just the ones that changed.
     use_cache = all(c.is_file() for c in cached_as.values())
@@ -89,14 +103,22 @@ def compile_wheels(wheel_dir: Path, repo: Path, log=print) -> None:
         if not todo:
             return
         spec = Path(tmp) / "spec.json"
-        spec.write_text(json.dumps({
-            **{kind: [str(d) for _, d, k, _ in todo if k == kind] for kind in ("legacy", "cached")},
-            "boot_imports": BOOT_IMPORTS}))
-        result = subprocess.run(["node", str(repo / "hooks/pycompile.mjs"), str(spec)],
-                                capture_output=True, text=True)
+        spec.write_text(
+            json.dumps(
+                {
+                    **{kind: [str(d) for _, d, k, _ in todo if k == kind] for kind in ("legacy", "cached")},
+                    "boot_imports": BOOT_IMPORTS,
+                }
+            )
+        )
+        result = subprocess.run(
+            ["node", str(repo / "hooks/pycompile.mjs"), str(spec)], capture_output=True, text=True
+        )
         if result.returncode:
-            raise SystemExit(f"byte-compiling the kernel's wheels under Pyodide failed:\n"
-                             f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+            raise SystemExit(
+                f"byte-compiling the kernel's wheels under Pyodide failed:\n"
+                f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
+            )
         for wheel, unpacked, kind, cached in todo:
             if kind == "legacy":
                 _drop_compiled_sources(unpacked)

@@ -19,6 +19,7 @@
 
 # %%
 import ipywidgets as widgets
+
 import miniray as ray
 
 ray.init(num_cpus=2)

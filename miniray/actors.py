@@ -4,6 +4,7 @@ States follow Ray's: PENDING_CREATION -> ALIVE -> (RESTARTING -> ALIVE)* -> DEAD
 process dies, calls in flight are retried after the restart if max_task_retries allows, else
 they fail with ActorUnavailableError (a restart is coming) or ActorDiedError (none is).
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -31,8 +32,11 @@ class Actor:
         self.queue: deque[TaskSpec] = deque()
         self.running: TaskSpec | None = None
         self.no_restart = False
-        self.held = demand(opts) if (opts.get("num_cpus") is not None or opts.get("resources")
-                                     or opts.get("num_gpus")) else {}
+        self.held = (
+            demand(opts)
+            if (opts.get("num_cpus") is not None or opts.get("resources") or opts.get("num_gpus"))
+            else {}
+        )
         self.death: BaseException | None = None
         self.ordinal = rt.next_ordinal(f"actor:{self.class_name}")
 
@@ -61,7 +65,8 @@ class ActorManager:
                 return self.named[name]
             raise exc.ActorAlreadyExistsError(
                 f"An actor named '{name}' already exists; pick another name, or pass "
-                "get_if_exists=True to reuse it.")
+                "get_if_exists=True to reuse it."
+            )
         actor = Actor(self.rt, cls, args, kwargs, opts, owner)
         self.actors[actor.actor_id] = actor
         if name:
@@ -71,8 +76,17 @@ class ActorManager:
         return actor
 
     def _schedule_creation(self, actor: Actor) -> None:
-        spec = TaskSpec(self.rt, f"{actor.class_name}.__init__", None, actor.args, actor.kwargs,
-                        dict(actor.opts, max_retries=0), actor.owner, kind="actor_creation", actor=actor)
+        spec = TaskSpec(
+            self.rt,
+            f"{actor.class_name}.__init__",
+            None,
+            actor.args,
+            actor.kwargs,
+            dict(actor.opts, max_retries=0),
+            actor.owner,
+            kind="actor_creation",
+            actor=actor,
+        )
         spec.resources = demand(actor.opts) if actor.held else {"CPU": 1.0}
         actor.creation = spec
         self.rt.tasks.resolve(spec)
@@ -88,8 +102,9 @@ class ActorManager:
         spec.attempts += 1
         spec.pid = worker.pid
         instance = actor.cls.__new__(actor.cls)
-        self.rt.emit("actor.start", actor=repr(actor), node=node.name, worker=worker.pid,
-                     restart=actor.num_restarts)
+        self.rt.emit(
+            "actor.start", actor=repr(actor), node=node.name, worker=worker.pid, restart=actor.num_restarts
+        )
 
         def created(_value: Any) -> None:
             actor.instance = instance
@@ -100,19 +115,38 @@ class ActorManager:
             cause = wrap(spec, error, tb)
             self._die(actor, exc.ActorDiedError(actor.actor_id, init_error=cause), "creation_error")
 
-        body = BodyRun(self.rt, worker, f"{actor.class_name}.__init__#{actor.ordinal}/{actor.num_restarts}",
-                       actor.class_name, instance.__init__, spec.arg_values or (), spec.kwarg_values or {},
-                       on_return=created, on_raise=init_failed)
+        body = BodyRun(
+            self.rt,
+            worker,
+            f"{actor.class_name}.__init__#{actor.ordinal}/{actor.num_restarts}",
+            actor.class_name,
+            instance.__init__,
+            spec.arg_values or (),
+            spec.kwarg_values or {},
+            on_return=created,
+            on_raise=init_failed,
+        )
         worker.body = body
         self.rt.kernel.schedule(0.0, body.start, label="actor-init")
 
     # -- method calls --------------------------------------------------------------------------
     def call(self, actor: Actor, method: str, args, kwargs, opts, owner, num_returns: int) -> list:
-        merged = {"max_task_retries": actor.opts.get("max_task_retries", 0),
-                  "retry_exceptions": actor.opts.get("retry_exceptions", False)}
+        merged = {
+            "max_task_retries": actor.opts.get("max_task_retries", 0),
+            "retry_exceptions": actor.opts.get("retry_exceptions", False),
+        }
         merged.update({k: v for k, v in opts.items() if v is not None})
-        spec = TaskSpec(self.rt, f"{actor.class_name}.{method}", method, args, kwargs, merged, owner,
-                        kind="actor_task", actor=actor)
+        spec = TaskSpec(
+            self.rt,
+            f"{actor.class_name}.{method}",
+            method,
+            args,
+            kwargs,
+            merged,
+            owner,
+            kind="actor_task",
+            actor=actor,
+        )
         return self.rt.tasks.submit(spec, num_returns)
 
     def accept(self, spec: TaskSpec) -> None:
@@ -144,13 +178,27 @@ class ActorManager:
         spec.node, spec.worker, spec.pid = actor.node, actor.worker, actor.worker.pid
         fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
         extra = {"fetch_s": fetch} if fetch else {}
-        self.rt.emit("task.start", task=spec.name, attempt=spec.key, node=actor.node.name,
-                     worker=actor.worker.pid, **extra)
+        self.rt.emit(
+            "task.start",
+            task=spec.name,
+            attempt=spec.key,
+            node=actor.node.name,
+            worker=actor.worker.pid,
+            **extra,
+        )
         fn = getattr(actor.instance, spec.fn)
-        body = BodyRun(self.rt, actor.worker, spec.key, actor.class_name, fn, spec.arg_values or (),
-                       spec.kwarg_values or {}, instance=actor.instance,
-                       on_return=lambda value: self._returned(actor, spec, value),
-                       on_raise=lambda e, tb: self._raised(actor, spec, e, tb))
+        body = BodyRun(
+            self.rt,
+            actor.worker,
+            spec.key,
+            actor.class_name,
+            fn,
+            spec.arg_values or (),
+            spec.kwarg_values or {},
+            instance=actor.instance,
+            on_return=lambda value: self._returned(actor, spec, value),
+            on_raise=lambda e, tb: self._raised(actor, spec, e, tb),
+        )
         actor.worker.body = body
         timer = self.rt.kernel.schedule(fetch, body.start, label="actor-call")
         if fetch:
@@ -164,8 +212,7 @@ class ActorManager:
     def _raised(self, actor: Actor, spec: TaskSpec, error: BaseException, tb: str) -> None:
         actor.running = None
         retry = should_retry_exception(spec.opts, error) and spec.use_retry()
-        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__,
-                     retry=retry)
+        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=retry)
         if retry:
             actor.queue.appendleft(spec)
         else:
@@ -190,16 +237,26 @@ class ActorManager:
                     spec.state = "PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY"
                     actor.queue.append(spec)
                 else:
-                    self.rt.tasks.fail_returns(spec, exc.ActorUnavailableError(
-                        f"The actor is restarting after its process died ({cause})", actor.actor_id))
-            self.rt.kernel.schedule(self.rt.config["actor_restart_delay_s"], self._restart, actor,
-                                    label="actor-restart")
+                    self.rt.tasks.fail_returns(
+                        spec,
+                        exc.ActorUnavailableError(
+                            f"The actor is restarting after its process died ({cause})", actor.actor_id
+                        ),
+                    )
+            self.rt.kernel.schedule(
+                self.rt.config["actor_restart_delay_s"], self._restart, actor, label="actor-restart"
+            )
             return
-        detail = {"killed": "The actor was killed by ray.kill().",
-                  "node_died": "The actor died because its node died.",
-                  }.get(cause, "The actor died because its worker process died.")
-        self._die(actor, exc.ActorDiedError(actor.actor_id, detail=detail, class_name=actor.class_name),
-                  cause, inflight)
+        detail = {
+            "killed": "The actor was killed by ray.kill().",
+            "node_died": "The actor died because its node died.",
+        }.get(cause, "The actor died because its worker process died.")
+        self._die(
+            actor,
+            exc.ActorDiedError(actor.actor_id, detail=detail, class_name=actor.class_name),
+            cause,
+            inflight,
+        )
 
     def _die(self, actor: Actor, error: BaseException, cause: str, inflight=None) -> None:
         calls = list(inflight or []) + list(actor.queue)

@@ -1,4 +1,5 @@
 """Ray's driver API: init, get, put, wait, kill, get_actor and the cluster queries."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,28 +13,46 @@ _pending = {"seed": 0, "faults": [], "budget": {}}
 DEFAULT_NUM_CPUS = 4  # fixed, not the host's count: a run must not depend on the machine
 
 
-def init(num_cpus: float | None = None, num_gpus: float | None = None, resources: dict | None = None,
-         address: str | None = None, _system_config: dict | None = None, ignore_reinit_error: bool = False,
-         labels: dict | None = None, object_store_memory: int | None = None, **_ignored: Any):
+def init(
+    num_cpus: float | None = None,
+    num_gpus: float | None = None,
+    resources: dict | None = None,
+    address: str | None = None,
+    _system_config: dict | None = None,
+    ignore_reinit_error: bool = False,
+    labels: dict | None = None,
+    object_store_memory: int | None = None,
+    **_ignored: Any,
+):
     """Start a one-node simulated cluster, or connect to a `miniray.cluster_utils.Cluster`."""
     if context.current() is not None:
         if ignore_reinit_error:
             return context.current()
-        raise RuntimeError("Maybe you called miniray.init twice by accident? This error can be "
-                           "suppressed by passing in 'ignore_reinit_error=True' or by calling "
-                           "'miniray.shutdown()' prior to 'miniray.init()'.")
+        raise RuntimeError(
+            "Maybe you called miniray.init twice by accident? This error can be "
+            "suppressed by passing in 'ignore_reinit_error=True' or by calling "
+            "'miniray.shutdown()' prior to 'miniray.init()'."
+        )
     if address is not None:
         from .cluster_utils import Cluster
+
         cluster = Cluster.by_address(address)
         if cluster is None:
-            raise ConnectionError(f"No miniray cluster at address {address!r}; create one with "
-                                  "miniray.cluster_utils.Cluster() and pass cluster.address.")
+            raise ConnectionError(
+                f"No miniray cluster at address {address!r}; create one with "
+                "miniray.cluster_utils.Cluster() and pass cluster.address."
+            )
         context.activate(cluster.rt)
         return cluster.rt
     rt = new_runtime(_system_config)
-    rt.add_node(num_cpus=DEFAULT_NUM_CPUS if num_cpus is None else num_cpus, num_gpus=num_gpus or 0,
-                resources=resources, labels=labels, is_head=True,
-                object_store_memory=object_store_memory or 2 * 1024 ** 3)
+    rt.add_node(
+        num_cpus=DEFAULT_NUM_CPUS if num_cpus is None else num_cpus,
+        num_gpus=num_gpus or 0,
+        resources=resources,
+        labels=labels,
+        is_head=True,
+        object_store_memory=object_store_memory or 2 * 1024**3,
+    )
     context.activate(rt)
     return rt
 
@@ -63,10 +82,16 @@ def _check_refs(refs: Any, fn: str) -> tuple[list[ObjectRef], bool]:
     single = isinstance(refs, ObjectRef)
     items = [refs] if single else refs
     if not isinstance(items, (list, tuple)) or not all(isinstance(r, ObjectRef) for r in items):
-        bad = refs if not isinstance(refs, (list, tuple)) else next(r for r in items if not isinstance(r, ObjectRef))
-        raise TypeError(f"Attempting to call `{fn}` on the value {bad!r:.80}, which is not an "
-                        "ObjectRef. Pass the ref that .remote() or put() returned "
-                        "(or a list of them).")
+        bad = (
+            refs
+            if not isinstance(refs, (list, tuple))
+            else next(r for r in items if not isinstance(r, ObjectRef))
+        )
+        raise TypeError(
+            f"Attempting to call `{fn}` on the value {bad!r:.80}, which is not an "
+            "ObjectRef. Pass the ref that .remote() or put() returned "
+            "(or a list of them)."
+        )
     return list(items), single
 
 
@@ -209,6 +234,7 @@ def _wait_in_body(rt, body, refs, num_returns: int, timeout: float | None, fn: s
         body.block(f"{fn}({', '.join(repr(r) for r in refs[:3])}{'...' if len(refs) > 3 else ''})")
     # A wake that fired synchronously already journaled the answer: replay it now.
     from .execution import Suspended
+
     raise Suspended()
 
 
@@ -223,14 +249,17 @@ def wait(object_refs, *, num_returns: int = 1, timeout: float | None = None, fet
     """Return (ready, not_ready) once num_returns objects are ready or the timeout passes."""
     rt = _rt("wait")
     if isinstance(object_refs, ObjectRef):
-        raise TypeError("wait() expected a list of ObjectRef, got a single ObjectRef; "
-                        "wrap it in a list: miniray.wait([ref]).")
+        raise TypeError(
+            "wait() expected a list of ObjectRef, got a single ObjectRef; "
+            "wrap it in a list: miniray.wait([ref])."
+        )
     refs, _ = _check_refs(object_refs, "wait")
     if len(set(r.hex() for r in refs)) != len(refs):
         raise ValueError("Wait requires a list of unique object refs.")
     if not 0 <= num_returns <= len(refs):
-        raise ValueError(f"Invalid number of objects to return {num_returns}: "
-                         f"it must be between 0 and {len(refs)}.")
+        raise ValueError(
+            f"Invalid number of objects to return {num_returns}: it must be between 0 and {len(refs)}."
+        )
     if rt.current:
         body = rt.current[-1]
 
@@ -245,15 +274,20 @@ def wait(object_refs, *, num_returns: int = 1, timeout: float | None = None, fet
     def count() -> int:
         return sum(_outcome(rt, r) is not None for r in refs)
 
-    rt.run_until(lambda: count() >= num_returns, timeout,
-                 f"miniray.wait is waiting for {num_returns} of {len(refs)} objects")
+    rt.run_until(
+        lambda: count() >= num_returns,
+        timeout,
+        f"miniray.wait is waiting for {num_returns} of {len(refs)} objects",
+    )
     return _split(refs, num_returns, [_outcome(rt, r) for r in refs])
 
 
 def put(value: Any, *, _owner=None) -> ObjectRef:
     if isinstance(value, ObjectRef):
-        raise TypeError("Calling 'put' on an ObjectRef is not allowed. If you really want to do "
-                        "this, you can wrap the ObjectRef in a list and call 'put' on it.")
+        raise TypeError(
+            "Calling 'put' on an ObjectRef is not allowed. If you really want to do "
+            "this, you can wrap the ObjectRef in a list and call 'put' on it."
+        )
     rt = _rt("put")
 
     def live():
@@ -267,21 +301,27 @@ def put(value: Any, *, _owner=None) -> ObjectRef:
 
 def kill(actor, *, no_restart: bool = True) -> None:
     from .remote_function import ActorHandle
+
     if not isinstance(actor, ActorHandle):
-        raise ValueError(f"miniray.kill() only supported for actors. For tasks, try "
-                         f"miniray.cancel(). Got: {type(actor).__name__}.")
+        raise ValueError(
+            f"miniray.kill() only supported for actors. For tasks, try "
+            f"miniray.cancel(). Got: {type(actor).__name__}."
+        )
     rt = _rt("kill")
     context.interact(rt, lambda: rt.actors.kill(actor._actor, no_restart))
 
 
 def get_actor(name: str, namespace: str | None = None):
     from .remote_function import ActorHandle
+
     rt = _rt("get_actor")
     actor = rt.actors.named.get(name)
     if actor is None:
-        raise ValueError(f"Failed to look up actor with name '{name}'. This could because 1. You "
-                         "are trying to look up a named actor you didn't create. 2. The named actor "
-                         "died. 3. You did not use a namespace matching the namespace of the actor.")
+        raise ValueError(
+            f"Failed to look up actor with name '{name}'. This could because 1. You "
+            "are trying to look up a named actor you didn't create. 2. The named actor "
+            "died. 3. You did not use a namespace matching the namespace of the actor."
+        )
     return ActorHandle(actor)
 
 
@@ -302,5 +342,8 @@ def cluster_resources() -> dict:
 
 
 def available_resources() -> dict:
-    return {k: v for k, v in _sum(n.available for n in _rt("available_resources").nodes if n.alive).items()
-            if v > 0}
+    return {
+        k: v
+        for k, v in _sum(n.available for n in _rt("available_resources").nodes if n.alive).items()
+        if v > 0
+    }

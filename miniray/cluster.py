@@ -1,4 +1,5 @@
 """Nodes, workers and resources: what the scheduler places work on."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +10,7 @@ EPS = 1e-9
 class Worker:
     """A simulated worker process. It owns the objects it creates and dies with its node."""
 
-    def __init__(self, worker_id: str, node: "Node", pid: int, kind: str):
+    def __init__(self, worker_id: str, node: Node, pid: int, kind: str):
         self.worker_id = worker_id
         self.node = node
         self.pid = pid
@@ -25,8 +26,15 @@ class Worker:
 
 
 class Node:
-    def __init__(self, index: int, node_id: str, resources: dict[str, float], labels: dict[str, str],
-                 object_store_memory: int, is_head: bool):
+    def __init__(
+        self,
+        index: int,
+        node_id: str,
+        resources: dict[str, float],
+        labels: dict[str, str],
+        object_store_memory: int,
+        is_head: bool,
+    ):
         self.index = index
         self.name = f"node:{index}"
         self.node_id = node_id

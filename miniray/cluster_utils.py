@@ -1,14 +1,20 @@
 """`miniray.cluster_utils.Cluster`: a multi-node simulated cluster, shaped like Ray's test helper."""
+
 from __future__ import annotations
 
 from . import api, context
 
-_clusters: dict[str, "Cluster"] = {}
+_clusters: dict[str, Cluster] = {}
 
 
 class Cluster:
-    def __init__(self, initialize_head: bool = False, connect: bool = False,
-                 head_node_args: dict | None = None, shutdown_at_exit: bool = True):
+    def __init__(
+        self,
+        initialize_head: bool = False,
+        connect: bool = False,
+        head_node_args: dict | None = None,
+        shutdown_at_exit: bool = True,
+    ):
         self.rt = api.new_runtime((head_node_args or {}).get("_system_config"))
         self.address = f"sim://cluster-{len(_clusters) + 1}"
         _clusters[self.address] = self
@@ -27,11 +33,24 @@ class Cluster:
     def connect(self, namespace: str | None = None) -> None:
         context.activate(self.rt)
 
-    def _add(self, num_cpus: float = 1, num_gpus: float = 0, resources: dict | None = None,
-             labels: dict | None = None, object_store_memory: int | None = None, is_head: bool = False,
-             **_ignored):
-        return self.rt.add_node(num_cpus=num_cpus, num_gpus=num_gpus, resources=resources, labels=labels,
-                                object_store_memory=object_store_memory or 2 * 1024 ** 3, is_head=is_head)
+    def _add(
+        self,
+        num_cpus: float = 1,
+        num_gpus: float = 0,
+        resources: dict | None = None,
+        labels: dict | None = None,
+        object_store_memory: int | None = None,
+        is_head: bool = False,
+        **_ignored,
+    ):
+        return self.rt.add_node(
+            num_cpus=num_cpus,
+            num_gpus=num_gpus,
+            resources=resources,
+            labels=labels,
+            object_store_memory=object_store_memory or 2 * 1024**3,
+            is_head=is_head,
+        )
 
     def add_node(self, wait: bool = True, **node_args):
         """Add a node; `num_cpus`, `resources`, `labels`, `object_store_memory` as in Ray."""

@@ -5,12 +5,14 @@ While a runtime is up, `time.sleep`, `time.time`, `time.monotonic`, `time.perf_c
 they spend virtual time and kill only that simulated worker; in the driver `time.sleep(s)` lets
 s virtual seconds pass (as `miniray.sim.sleep`). Other threads get the real functions.
 """
+
 from __future__ import annotations
 
 import os
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 _state: dict[str, Any] = {"rt": None, "saved": None, "last": None}
 EPOCH = 1_767_225_600.0  # 2026-01-01T00:00:00Z: virtual time 0 as a wall-clock reading
@@ -24,8 +26,10 @@ def require(what: str):
     """The active runtime, for simulation-only calls that must not start one implicitly."""
     rt = _state["rt"]
     if rt is None:
-        raise RuntimeError(f"miniray is not initialized: call miniray.init() (or create a "
-                           f"miniray.cluster_utils.Cluster) before {what}.")
+        raise RuntimeError(
+            f"miniray is not initialized: call miniray.init() (or create a "
+            f"miniray.cluster_utils.Cluster) before {what}."
+        )
     return rt
 
 
@@ -33,6 +37,7 @@ def runtime(what: str):
     rt = _state["rt"]
     if rt is None:
         from . import api
+
         api.init()  # as Ray does: the first remote call starts a local cluster
         rt = _state["rt"]
     return rt
@@ -69,7 +74,12 @@ def _body():
 
 def _install() -> None:
     real_sleep, real_time, real_mono, real_perf, real_exit = saved = (
-        time.sleep, time.time, time.monotonic, time.perf_counter, os._exit)
+        time.sleep,
+        time.time,
+        time.monotonic,
+        time.perf_counter,
+        os._exit,
+    )
     _state["saved"] = saved
 
     def sleep(seconds: float) -> None:
@@ -79,6 +89,7 @@ def _install() -> None:
         rt = _state["rt"]
         if rt is not None and threading.current_thread() is threading.main_thread():
             from . import sim
+
             return sim.sleep(seconds)
         return real_sleep(seconds)
 
@@ -89,12 +100,14 @@ def _install() -> None:
                 return real()
             # Journaled, so a replayed body reads the same clock it read the first time.
             return body.interact(lambda: base + _state["rt"].kernel.now)
+
         return read
 
     def exit_(code: int = 0) -> None:
         body = _body()
         if body is not None:
             from .execution import WorkerExit
+
             raise WorkerExit(f"os._exit({code})")
         real_exit(code)
 

@@ -3,6 +3,7 @@
 `RayTaskError.as_instanceof_cause()` builds a class that inherits from both RayTaskError and the
 user's exception class, so `except ValueError` catches a remote ValueError, as in Ray.
 """
+
 from __future__ import annotations
 
 
@@ -19,14 +20,27 @@ class TaskCancelledError(RayError):
         self.task_id = task_id
 
     def __str__(self) -> str:
-        return f"Task {self.task_id} was cancelled." if self.task_id else "This task or its dependency was cancelled."
+        return (
+            f"Task {self.task_id} was cancelled."
+            if self.task_id
+            else "This task or its dependency was cancelled."
+        )
 
 
 class RayTaskError(RayError):
     """A task or actor method raised; carries the remote traceback text and the cause."""
 
-    def __init__(self, function_name, traceback_str, cause, proctitle=None, pid=None, ip=None,
-                 actor_repr=None, actor_id=None):
+    def __init__(
+        self,
+        function_name,
+        traceback_str,
+        cause,
+        proctitle=None,
+        pid=None,
+        ip=None,
+        actor_repr=None,
+        actor_id=None,
+    ):
         self.function_name = function_name
         self.traceback_str = traceback_str
         self.cause = cause
@@ -37,7 +51,7 @@ class RayTaskError(RayError):
         self._actor_id = actor_id
         self.args = (function_name, traceback_str, cause, proctitle, pid, ip)
 
-    def as_instanceof_cause(self) -> "RayTaskError":
+    def as_instanceof_cause(self) -> RayTaskError:
         cause_cls = type(self.cause)
         if issubclass(RayTaskError, cause_cls):
             return self
@@ -75,13 +89,17 @@ def _dual_class(cause_cls: type) -> type:
 
     name = f"RayTaskError({cause_cls.__name__})"
     try:
-        cls = type(name, (RayTaskError, cause_cls), {
-            "__init__": __init__,
-            "args": property(_args, lambda self, v: None),
-            "__getattr__": __getattr__,
-            "__str__": RayTaskError.__str__,
-            "__module__": __name__,
-        })
+        cls = type(
+            name,
+            (RayTaskError, cause_cls),
+            {
+                "__init__": __init__,
+                "args": property(_args, lambda self, v: None),
+                "__getattr__": __getattr__,
+                "__str__": RayTaskError.__str__,
+                "__module__": __name__,
+            },
+        )
     except TypeError:  # a cause class that can't be subclassed: fall back to plain RayTaskError
         cls = RayTaskError
     _DUAL_CLASSES[cause_cls] = cls
@@ -97,15 +115,22 @@ class WorkerCrashedError(RayError):
     """The worker process died while it ran this task (and no retry was left)."""
 
     def __str__(self) -> str:
-        return ("The worker died unexpectedly while executing this task. "
-                "Check the event log (miniray.sim.event_log()) for the crash.")
+        return (
+            "The worker died unexpectedly while executing this task. "
+            "Check the event log (miniray.sim.event_log()) for the crash."
+        )
 
 
 class RayActorError(RayError):
     BASE_ERROR_MSG = "The actor experienced an error before finishing this task."
 
-    def __init__(self, actor_id: str | None = None, error_msg: str = BASE_ERROR_MSG,
-                 actor_init_failed: bool = False, preempted: bool = False):
+    def __init__(
+        self,
+        actor_id: str | None = None,
+        error_msg: str = BASE_ERROR_MSG,
+        actor_init_failed: bool = False,
+        preempted: bool = False,
+    ):
         self.actor_id = actor_id
         self.error_msg = error_msg
         self._actor_init_failed = actor_init_failed
@@ -128,8 +153,13 @@ class ActorDiedError(RayActorError):
 
     BASE_ERROR_MSG = "The actor died unexpectedly before finishing this task."
 
-    def __init__(self, actor_id: str | None = None, detail: str = "", class_name: str = "",
-                 init_error: RayTaskError | None = None):
+    def __init__(
+        self,
+        actor_id: str | None = None,
+        detail: str = "",
+        class_name: str = "",
+        init_error: RayTaskError | None = None,
+    ):
         if init_error is not None:
             msg = f"The actor died because of an error raised in its creation task, {init_error}"
         else:
@@ -148,8 +178,11 @@ class ActorUnavailableError(RayActorError):
     """The actor is restarting: this call may or may not have run on it."""
 
     def __init__(self, error_message: str, actor_id: str | None):
-        super().__init__(actor_id, f"The actor {actor_id} is unavailable: {error_message}. "
-                                   "The task may or may not have been executed on the actor.")
+        super().__init__(
+            actor_id,
+            f"The actor {actor_id} is unavailable: {error_message}. "
+            "The task may or may not have been executed on the actor.",
+        )
 
 
 class RaySystemError(RayError):
@@ -192,8 +225,9 @@ class ObjectLostError(RayError):
         return msg
 
     def __str__(self) -> str:
-        return (self._base_str() + f"\n\nAll copies of {self.object_ref_hex} have been lost due to "
-                "node failure.")
+        return (
+            self._base_str() + f"\n\nAll copies of {self.object_ref_hex} have been lost due to node failure."
+        )
 
 
 class ObjectFetchTimedOutError(ObjectLostError):
@@ -211,9 +245,12 @@ class ObjectFreedError(ObjectLostError):
 
 class OwnerDiedError(ObjectLostError):
     def __str__(self) -> str:
-        return (self._base_str() + "\n\nThe object's owner has exited. This is the worker that first "
-                "created the ObjectRef via `.remote()` or `ray.put()`"
-                + (f" ({self.owner_address})" if self.owner_address else "") + ".")
+        return (
+            self._base_str() + "\n\nThe object's owner has exited. This is the worker that first "
+            "created the ObjectRef via `.remote()` or `ray.put()`"
+            + (f" ({self.owner_address})" if self.owner_address else "")
+            + "."
+        )
 
 
 class ObjectReconstructionFailedError(ObjectLostError):
@@ -223,19 +260,29 @@ class ObjectReconstructionFailedError(ObjectLostError):
         "OBJECT_UNRECONSTRUCTABLE_MAX_ATTEMPTS_EXCEEDED": (
             "The object cannot be reconstructed because the maximum number of task retries has "
             "been exceeded. Consider increasing the number of retries using "
-            "`@ray.remote(max_retries=N)`."),
+            "`@ray.remote(max_retries=N)`."
+        ),
         "OBJECT_UNRECONSTRUCTABLE_PUT": (
             "The object cannot be reconstructed because it was created by ray.put(), which has no "
-            "task lineage. To prevent this error, return the value from a task instead."),
+            "task lineage. To prevent this error, return the value from a task instead."
+        ),
         "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED": (
             "The object cannot be reconstructed because the task was created with max_retries=0. "
-            "Consider enabling retries using `@ray.remote(max_retries=N)`."),
+            "Consider enabling retries using `@ray.remote(max_retries=N)`."
+        ),
         "OBJECT_UNRECONSTRUCTABLE_LINEAGE_EVICTED": (
-            "The object cannot be reconstructed because its lineage has been evicted."),
+            "The object cannot be reconstructed because its lineage has been evicted."
+        ),
     }
 
-    def __init__(self, object_ref_hex: str, reason: str = "", reason_message: str = "",
-                 owner_address: str | None = None, call_site: str = ""):
+    def __init__(
+        self,
+        object_ref_hex: str,
+        reason: str = "",
+        reason_message: str = "",
+        owner_address: str | None = None,
+        call_site: str = "",
+    ):
         super().__init__(object_ref_hex, owner_address, call_site)
         self.reason = reason
         self.reason_message = reason_message or self.REASON_MESSAGES.get(reason, "")

@@ -11,13 +11,15 @@ Replaying is only correct for bodies whose effects go through miniray; an actor'
 restored from a snapshot taken when the method started. Each journal position is also a fault
 choice point: a crash can be injected just before interaction k of a named attempt.
 """
+
 from __future__ import annotations
 
 import copy
 import io
 import sys
 import traceback
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .objects import fresh_error
 
@@ -35,9 +37,19 @@ class WorkerExit(BaseException):
 
 
 class BodyRun:
-    def __init__(self, rt, worker, key: str, label: str, fn: Callable, args: tuple, kwargs: dict,
-                 on_return: Callable[[Any], None], on_raise: Callable[[BaseException, str], None],
-                 instance: Any = None):
+    def __init__(
+        self,
+        rt,
+        worker,
+        key: str,
+        label: str,
+        fn: Callable,
+        args: tuple,
+        kwargs: dict,
+        on_return: Callable[[Any], None],
+        on_raise: Callable[[BaseException, str], None],
+        instance: Any = None,
+    ):
         self.rt = rt
         self.worker = worker
         self.key = key  # stable name of this attempt, e.g. "f#1/2": the fault schedule's target
@@ -133,12 +145,17 @@ class BodyRun:
         elif kind == "raise":
             self.on_raise(*value)
         else:
-            self.rt.emit("worker.exit", worker=self.worker.pid, node=self.worker.node.name,
-                         attempt=self.key, reason=value)
+            self.rt.emit(
+                "worker.exit",
+                worker=self.worker.pid,
+                node=self.worker.node.name,
+                attempt=self.key,
+                reason=value,
+            )
             self.rt.kill_worker(self.worker, cause="exit")
 
     def _flush(self, text: str) -> None:
-        new = text[self.emitted:]
+        new = text[self.emitted :]
         self.emitted = len(text)
         if not new:
             return
@@ -215,7 +232,8 @@ def _line_counter(body: BodyRun, budget: int):
                 raise LineBudgetExceeded(
                     f"line budget exhausted: {body.key} ran more than {budget} lines "
                     f"(max_body_lines). Does a loop in it never end? Raise the budget with "
-                    f"miniray.sim.set_budget(max_body_lines=...) if the work is just long.")
+                    f"miniray.sim.set_budget(max_body_lines=...) if the work is just long."
+                )
         return local
 
     def global_(frame, event, arg):

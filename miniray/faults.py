@@ -6,12 +6,12 @@ call of `f`, first attempt). `step` equal to the attempt's interaction count mea
 effect, before the result is returned". A finished run lists its choice points: the faults that
 could have been injected at each boundary it went through (see miniray.sim.Run.choice_points).
 """
+
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
-
 
 KINDS = ("kill_node", "kill_worker", "kill_actor", "crash", "pause_node", "hang_node", "lose_object")
 
@@ -57,6 +57,7 @@ def parse_token(token: str) -> Fault:
 @dataclass
 class ChoicePoints:
     """The boundaries one run went through, where a fault could have struck."""
+
     events: int = 0
     attempts: list = field(default_factory=list)  # (attempt key, interaction count), in order
     nodes: list = field(default_factory=list)  # names of the nodes a fault could kill
@@ -131,7 +132,8 @@ class FaultInjector:
                         rt.kill_worker(worker, cause="fault")
         elif fault.kind == "lose_object":
             entry = rt.objects.entries.get(fault.target) or next(
-                (e for oid, e in rt.objects.entries.items() if oid.startswith(fault.target)), None)
+                (e for oid, e in rt.objects.entries.items() if oid.startswith(fault.target)), None
+            )
             if entry is not None:
                 for node in entry.locations:
                     node.store.pop(entry.object_id, None)
@@ -163,13 +165,20 @@ class FaultInjector:
         return None
 
 
-def random_schedule(seed: int, nodes: list[str], horizon: float, count: int = 1,
-                    kinds: tuple = ("kill_node",)) -> list[Fault]:
+def random_schedule(
+    seed: int, nodes: list[str], horizon: float, count: int = 1, kinds: tuple = ("kill_node",)
+) -> list[Fault]:
     """`count` faults at uniformly random virtual times in [0, horizon), drawn from `seed` alone."""
     rng = random.Random(seed)
     faults = []
     for _ in range(count):
         kind = rng.choice(kinds)
-        faults.append(Fault(kind, rng.choice(nodes), at=round(rng.uniform(0, horizon), 6),
-                            duration=round(rng.uniform(1, 10), 6) if kind in ("pause_node", "hang_node") else 0.0))
+        faults.append(
+            Fault(
+                kind,
+                rng.choice(nodes),
+                at=round(rng.uniform(0, horizon), 6),
+                duration=round(rng.uniform(1, 10), 6) if kind in ("pause_node", "hang_node") else 0.0,
+            )
+        )
     return sorted(faults, key=lambda f: f.at)

@@ -1,4 +1,5 @@
 """Deterministic ids in Ray's shapes (hex strings of Ray's byte lengths), derived from the seed."""
+
 from __future__ import annotations
 
 import hashlib

@@ -5,11 +5,13 @@ miniray is a state machine that schedules callbacks here, so the kernel is the o
 moves. Ties at the same virtual time run in the order they were scheduled, which is what makes
 a run replay byte for byte.
 """
+
 from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 class Timer:

@@ -1,4 +1,5 @@
 """The event log: what happened, when, in a form that is byte-for-byte stable for one seed."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -12,11 +12,13 @@ size / `object_spilling_read_bytes_per_s` virtual seconds (`fetch_cost`), and it
 memory only if it fits without spilling anything else. So nothing degrades until the store is
 full, and then a whole class of reads falls off the zero-copy path at once: the spill cliff.
 """
+
 from __future__ import annotations
 
 import pickle
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import exceptions as exc
 
@@ -28,7 +30,7 @@ class ObjectRef:
 
     __slots__ = ("_id", "_table", "__weakref__")
 
-    def __init__(self, object_id: str, table: "ObjectTable"):
+    def __init__(self, object_id: str, table: ObjectTable):
         self._id = object_id
         self._table = table
         table.incref(object_id)
@@ -65,17 +67,32 @@ class ObjectRef:
         return True
 
     def __iter__(self):
-        raise TypeError("An ObjectRef is not iterable. Call miniray.get(ref) to fetch the value "
-                        "(for several returns, use @miniray.remote(num_returns=N)).")
+        raise TypeError(
+            "An ObjectRef is not iterable. Call miniray.get(ref) to fetch the value "
+            "(for several returns, use @miniray.remote(num_returns=N))."
+        )
 
 
-def _rebuild_ref(object_id: str, table: "ObjectTable") -> ObjectRef:
+def _rebuild_ref(object_id: str, table: ObjectTable) -> ObjectRef:
     return ObjectRef(object_id, table)
 
 
 class ObjectEntry:
-    __slots__ = ("object_id", "owner", "task", "index", "state", "value", "error", "size",
-                 "inlined", "locations", "waiters", "refs", "freed")
+    __slots__ = (
+        "object_id",
+        "owner",
+        "task",
+        "index",
+        "state",
+        "value",
+        "error",
+        "size",
+        "inlined",
+        "locations",
+        "waiters",
+        "refs",
+        "freed",
+    )
 
     def __init__(self, object_id: str, owner, task, index: int):
         self.object_id = object_id
@@ -88,7 +105,7 @@ class ObjectEntry:
         self.size = 0
         self.inlined = False
         self.locations: list = []  # nodes whose store holds a copy
-        self.waiters: list[Callable[["ObjectEntry"], None]] = []
+        self.waiters: list[Callable[[ObjectEntry], None]] = []
         self.refs = 0
         self.freed = False
 

@@ -1,11 +1,12 @@
 """What `@miniray.remote` returns: remote functions, actor classes, handles and methods."""
+
 from __future__ import annotations
 
 import functools
 from typing import Any
 
-from .options import validate
 from . import context
+from .options import validate
 
 
 class RemoteFunction:
@@ -15,11 +16,13 @@ class RemoteFunction:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(f"Remote functions cannot be called directly. Instead of running "
-                        f"'{self._function.__module__}.{self._function.__name__}()', try "
-                        f"'{self._function.__module__}.{self._function.__name__}.remote()'.")
+        raise TypeError(
+            f"Remote functions cannot be called directly. Instead of running "
+            f"'{self._function.__module__}.{self._function.__name__}()', try "
+            f"'{self._function.__module__}.{self._function.__name__}.remote()'."
+        )
 
-    def options(self, **opts) -> "RemoteFunction":
+    def options(self, **opts) -> RemoteFunction:
         merged = dict(self._opts)
         merged.update(validate(dict(opts), "task"))
         clone = RemoteFunction.__new__(RemoteFunction)
@@ -34,6 +37,7 @@ class RemoteFunction:
 
         def live():
             from .tasks import TaskSpec
+
             spec = TaskSpec(rt, name, self._function, args, kwargs, self._opts, rt.caller())
             refs = rt.tasks.submit(spec, num_returns)
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
@@ -51,10 +55,12 @@ class ActorClass:
         self.__module__ = cls.__module__
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(f"Actors cannot be instantiated directly. Instead of '{self._cls.__name__}()', "
-                        f"use '{self._cls.__name__}.remote()'.")
+        raise TypeError(
+            f"Actors cannot be instantiated directly. Instead of '{self._cls.__name__}()', "
+            f"use '{self._cls.__name__}.remote()'."
+        )
 
-    def options(self, **opts) -> "ActorClass":
+    def options(self, **opts) -> ActorClass:
         merged = dict(self._opts)
         merged.update(validate(dict(opts), "actor"))
         clone = ActorClass.__new__(ActorClass)
@@ -62,7 +68,7 @@ class ActorClass:
         clone._opts = merged
         return clone
 
-    def remote(self, *args, **kwargs) -> "ActorHandle":
+    def remote(self, *args, **kwargs) -> ActorHandle:
         rt = context.runtime("creating an actor")
 
         def live():
@@ -77,13 +83,15 @@ class ActorHandle:
         self._actor = actor
         self._actor_id = actor.actor_id
 
-    def __getattr__(self, name: str) -> "ActorMethod":
+    def __getattr__(self, name: str) -> ActorMethod:
         if name.startswith("__"):
             raise AttributeError(name)
         member = getattr(self._actor.cls, name, None)
         if member is None or not callable(member):
-            raise AttributeError(f"'ActorHandle' object has no attribute '{name}': "
-                                 f"{self._actor.class_name} has no method named '{name}'.")
+            raise AttributeError(
+                f"'ActorHandle' object has no attribute '{name}': "
+                f"{self._actor.class_name} has no method named '{name}'."
+            )
         return ActorMethod(self, name, dict(getattr(member, "__miniray_method_options__", {})))
 
     def __repr__(self) -> str:
@@ -104,10 +112,12 @@ class ActorMethod:
         self._opts = opts
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(f"Actor methods cannot be called directly. Instead of running "
-                        f"'object.{self._name}()', try 'object.{self._name}.remote()'.")
+        raise TypeError(
+            f"Actor methods cannot be called directly. Instead of running "
+            f"'object.{self._name}()', try 'object.{self._name}.remote()'."
+        )
 
-    def options(self, **opts) -> "ActorMethod":
+    def options(self, **opts) -> ActorMethod:
         merged = dict(self._opts)
         merged.update(validate(dict(opts), "method"))
         return ActorMethod(self._handle, self._name, merged)
@@ -128,8 +138,9 @@ class ActorMethod:
 def method(*args, **opts):
     """`@miniray.method(num_returns=2, max_task_retries=...)` on an actor method."""
     if args:
-        raise TypeError("Use @miniray.method(...) with keyword arguments, e.g. "
-                        "@miniray.method(num_returns=2).")
+        raise TypeError(
+            "Use @miniray.method(...) with keyword arguments, e.g. @miniray.method(num_returns=2)."
+        )
     validate(dict(opts), "method")
 
     def decorate(fn):
@@ -144,8 +155,9 @@ def remote(*args, **opts):
     if len(args) == 1 and not opts and callable(args[0]):
         return _make(args[0], {})
     if args:
-        raise TypeError("The @miniray.remote decorator takes keyword arguments only, e.g. "
-                        "@miniray.remote(num_cpus=1).")
+        raise TypeError(
+            "The @miniray.remote decorator takes keyword arguments only, e.g. @miniray.remote(num_cpus=1)."
+        )
 
     def decorate(target):
         return _make(target, opts)

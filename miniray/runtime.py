@@ -4,10 +4,11 @@ The driver (the learner's script) is outside the simulation: it takes no virtual
 blocking calls (`get`, `wait`, `miniray.sim.sleep`) run events, and they stop with a clear error
 when an event budget or a time budget is spent, or when nothing left can ever make progress.
 """
+
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from .actors import ActorManager
 from .cluster import Node, Worker
@@ -80,6 +81,7 @@ class Runtime:
         self.liveness = None  # the failure detector, when enabled (opt-in: miniray/liveness)
         if self.system_config.get("liveness") is not None:
             from .liveness import enable
+
             enable(self, **self.system_config["liveness"])
 
     # -- bookkeeping ----------------------------------------------------------------------------
@@ -102,18 +104,29 @@ class Runtime:
         return self.current[-1].worker if self.current else self.driver
 
     # -- nodes and workers -----------------------------------------------------------------------
-    def add_node(self, num_cpus: float = 1, resources: dict | None = None, labels: dict | None = None,
-                 object_store_memory: int = 2 * 1024 ** 3, is_head: bool = False, num_gpus: float = 0) -> Node:
+    def add_node(
+        self,
+        num_cpus: float = 1,
+        resources: dict | None = None,
+        labels: dict | None = None,
+        object_store_memory: int = 2 * 1024**3,
+        is_head: bool = False,
+        num_gpus: float = 0,
+    ) -> Node:
         total = {"CPU": float(num_cpus)}
         if num_gpus:
             total["GPU"] = float(num_gpus)
         total.update({k: float(v) for k, v in (resources or {}).items()})
-        total["memory"] = total.get("memory", 8.0 * 1024 ** 3)
+        total["memory"] = total.get("memory", 8.0 * 1024**3)
         total["object_store_memory"] = float(object_store_memory)
         node = Node(len(self.nodes), self.ids.new("node"), total, labels or {}, object_store_memory, is_head)
         self.nodes.append(node)
-        self.emit("node.add", node=node.name, id=node.node_id[:12],
-                  resources={k: v for k, v in total.items() if k not in ("memory", "object_store_memory")})
+        self.emit(
+            "node.add",
+            node=node.name,
+            id=node.node_id[:12],
+            resources={k: v for k, v in total.items() if k not in ("memory", "object_store_memory")},
+        )
         if is_head and self.driver is None:
             self.driver = self.new_worker(node, "driver")
         self.request_dispatch()
@@ -154,8 +167,10 @@ class Runtime:
         if not node.alive:
             return
         if node.is_head:
-            raise ValueError("The head node runs the driver and cannot be killed in miniray; "
-                             "put the work you want to lose on worker nodes (Cluster.add_node).")
+            raise ValueError(
+                "The head node runs the driver and cannot be killed in miniray; "
+                "put the work you want to lose on worker nodes (Cluster.add_node)."
+            )
         node.alive = False
         self.emit("node.died", node=node.name, id=node.node_id[:12], cause=cause)
         for worker in list(node.workers):
@@ -185,12 +200,14 @@ class Runtime:
                 f"event budget exhausted: {kernel.steps} events ran (max_events="
                 f"{self.config['max_events']}) by virtual time {kernel.now:.3f}s. A task that "
                 "retries forever (max_retries=-1) or a loop that keeps submitting work never ends; "
-                "raise the budget with miniray.sim.set_budget(max_events=...) if the run is just long.")
+                "raise the budget with miniray.sim.set_budget(max_events=...) if the run is just long."
+            )
         nxt = kernel.peek()
         if nxt is not None and nxt > self.config["max_virtual_seconds"]:
             raise BudgetExceeded(
                 f"virtual-time budget exhausted: the next event is at {nxt:.3f}s, past "
-                f"max_virtual_seconds={self.config['max_virtual_seconds']}.")
+                f"max_virtual_seconds={self.config['max_virtual_seconds']}."
+            )
         try:
             return kernel.step()
         except LineBudgetExceeded as e:
@@ -204,8 +221,11 @@ class Runtime:
         try:
             while not done():
                 nxt = self.kernel.peek()
-                if deadline is not None and (nxt is None or nxt >= deadline) and (
-                        nxt is None or self.kernel.next_timer() is marker):
+                if (
+                    deadline is not None
+                    and (nxt is None or nxt >= deadline)
+                    and (nxt is None or self.kernel.next_timer() is marker)
+                ):
                     self.kernel.now = max(self.kernel.now, deadline)
                     return done()
                 if nxt is None:
@@ -217,12 +237,16 @@ class Runtime:
                 marker.cancel()
 
     def diagnose(self, what: str) -> str:
-        lines = [f"nothing can make progress: {what} at virtual time {self.kernel.now:.3f}s, "
-                 "and no event is left to run."]
+        lines = [
+            f"nothing can make progress: {what} at virtual time {self.kernel.now:.3f}s, "
+            "and no event is left to run."
+        ]
         for spec in self.tasks.waiting_specs():
             if self.scheduler.infeasible(spec):
-                lines.append(f"  - {spec.name} needs {spec.resources} but no alive node can ever "
-                             "provide that (add a node or lower the request).")
+                lines.append(
+                    f"  - {spec.name} needs {spec.resources} but no alive node can ever "
+                    "provide that (add a node or lower the request)."
+                )
             else:
                 lines.append(f"  - {spec.name} waits for {spec.resources} that running work holds.")
         for actor in self.actors.actors.values():

@@ -1,4 +1,5 @@
 """Where work runs: Ray's default hybrid policy, SPREAD, node affinity and label selectors."""
+
 from __future__ import annotations
 
 from . import exceptions as exc
@@ -15,13 +16,22 @@ class Scheduler:
     def placement_key(self, spec) -> tuple:
         strategy = spec.opts.get("scheduling_strategy")
         selector = spec.opts.get("label_selector") or {}
-        return (tuple(sorted(spec.resources.items())), _strategy_key(strategy),
-                tuple(sorted(selector.items())))
+        return (
+            tuple(sorted(spec.resources.items())),
+            _strategy_key(strategy),
+            tuple(sorted(selector.items())),
+        )
 
     def candidates(self, spec, req: dict) -> list:
         selector = spec.opts.get("label_selector")
-        return [n for n in self.rt.nodes if n.alive and n.feasible(req) and label_matches(n.labels, selector)
-                and all(keep(n) for keep in self.node_filters)]
+        return [
+            n
+            for n in self.rt.nodes
+            if n.alive
+            and n.feasible(req)
+            and label_matches(n.labels, selector)
+            and all(keep(n) for keep in self.node_filters)
+        ]
 
     def pick(self, spec, req: dict | None = None):
         req = spec.resources if req is None else req
@@ -55,8 +65,10 @@ class Scheduler:
         if strategy is not None and hasattr(strategy, "node_id") and not strategy.soft:
             node = self.rt.node_by_id(strategy.node_id)
             if node is None or not node.alive:
-                msg = (f"The node specified via NodeAffinitySchedulingStrategy doesn't exist any more "
-                       f"or is infeasible, and soft=False was specified. (node {strategy.node_id})")
+                msg = (
+                    f"The node specified via NodeAffinitySchedulingStrategy doesn't exist any more "
+                    f"or is infeasible, and soft=False was specified. (node {strategy.node_id})"
+                )
                 if spec.kind == "actor_creation":
                     return exc.ActorUnschedulableError(msg)
                 return exc.TaskUnschedulableError(msg)

@@ -1,16 +1,18 @@
 """Simulation-only controls, kept apart from Ray's API: the clock, the seed, faults, the log.
 
-    import miniray as ray
-    from miniray import sim
-    sim.set_seed(7)
-    sim.kill_node(node, at=5.0)       # a fault on the virtual clock
-    run = sim.run(scenario, seed=7, faults=[Fault("crash", "f#1/1", step=0)])
-    run.log_text                      # identical for identical seed, code and faults
+import miniray as ray
+from miniray import sim
+sim.set_seed(7)
+sim.kill_node(node, at=5.0)       # a fault on the virtual clock
+run = sim.run(scenario, seed=7, faults=[Fault("crash", "f#1/1", step=0)])
+run.log_text                      # identical for identical seed, code and faults
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from . import api, context
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
@@ -18,10 +20,34 @@ from .observe.blob import Blob
 from .observe.metrics import metrics
 from .runtime import BudgetExceeded, SimulationError, Stalled
 
-__all__ = ["now", "sleep", "set_seed", "set_budget", "schedule", "inject", "kill_node", "kill_worker",
-           "kill_actor", "pause_node", "hang_node", "lose_object", "crash", "event_log", "log_text",
-           "choice_points", "run", "Run", "Fault", "parse_token", "random_schedule",
-           "SimulationError", "BudgetExceeded", "Stalled", "metrics", "Blob"]
+__all__ = [
+    "now",
+    "sleep",
+    "set_seed",
+    "set_budget",
+    "schedule",
+    "inject",
+    "kill_node",
+    "kill_worker",
+    "kill_actor",
+    "pause_node",
+    "hang_node",
+    "lose_object",
+    "crash",
+    "event_log",
+    "log_text",
+    "choice_points",
+    "run",
+    "Run",
+    "Fault",
+    "parse_token",
+    "random_schedule",
+    "SimulationError",
+    "BudgetExceeded",
+    "Stalled",
+    "metrics",
+    "Blob",
+]
 
 
 def _rt():
@@ -46,8 +72,9 @@ def set_seed(seed: int) -> None:
     api._pending["seed"] = int(seed)
 
 
-def set_budget(max_events: int | None = None, max_virtual_seconds: float | None = None,
-               max_body_lines: int | None = None) -> None:
+def set_budget(
+    max_events: int | None = None, max_virtual_seconds: float | None = None, max_body_lines: int | None = None
+) -> None:
     """Event, virtual-time and per-attempt line budgets: a run past one stops with BudgetExceeded."""
     budget = api._pending["budget"]
     if max_body_lines is not None:
@@ -123,13 +150,17 @@ def log_text() -> str:
 
 def choice_points(rt=None) -> ChoicePoints:
     rt = rt or _rt()
-    return ChoicePoints(events=rt.kernel.steps, attempts=list(rt.faults.attempts),
-                        nodes=[n.node_id for n in rt.nodes if not n.is_head])
+    return ChoicePoints(
+        events=rt.kernel.steps,
+        attempts=list(rt.faults.attempts),
+        nodes=[n.node_id for n in rt.nodes if not n.is_head],
+    )
 
 
 @dataclass
 class Run:
     """The result of one scenario run: what it returned or raised, and what happened."""
+
     seed: int
     faults: list
     value: Any = None
@@ -143,8 +174,14 @@ class Run:
         return f"seed={self.seed} faults=[{', '.join(f.token() for f in self.faults)}]"
 
 
-def run(scenario: Callable[[], Any], *, seed: int = 0, faults: Iterable[Fault | str] = (),
-        max_events: int | None = None, max_body_lines: int | None = None) -> Run:
+def run(
+    scenario: Callable[[], Any],
+    *,
+    seed: int = 0,
+    faults: Iterable[Fault | str] = (),
+    max_events: int | None = None,
+    max_body_lines: int | None = None,
+) -> Run:
     """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule."""
     if context.current() is not None:
         api.shutdown()

@@ -4,6 +4,7 @@ A TaskSpec is the lineage of its return objects: the owner keeps it while a ref 
 alive, and re-runs it when every copy of a return is lost (within its max_retries budget, which
 failures and reconstructions share, as in Ray).
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -16,8 +17,9 @@ SYSTEM = "system"
 
 
 class TaskSpec:
-    def __init__(self, rt, name: str, fn, args: tuple, kwargs: dict, opts: dict, owner,
-                 kind: str = "task", actor=None):
+    def __init__(
+        self, rt, name: str, fn, args: tuple, kwargs: dict, opts: dict, owner, kind: str = "task", actor=None
+    ):
         self.rt = rt
         self.task_id = rt.ids.new("task")
         self.name = name
@@ -93,8 +95,9 @@ class TaskManager:
         refs = [self.rt.objects.create(spec.owner, spec, i) for i in range(num_returns)]
         spec.returns = [r.hex() for r in refs]
         self.all.append(spec)
-        self.rt.emit("task.submit", task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal,
-                     owner=spec.owner.pid)
+        self.rt.emit(
+            "task.submit", task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal, owner=spec.owner.pid
+        )
         if spec.kind == "actor_task":
             self.rt.actors.accept(spec)
         else:
@@ -121,8 +124,9 @@ class TaskManager:
                     return
             values = {ref.hex(): outcomes[ref.hex()][1] for ref in refs}
             spec.arg_values = tuple(values[a.hex()] if isinstance(a, ObjectRef) else a for a in spec.args)
-            spec.kwarg_values = {k: values[v.hex()] if isinstance(v, ObjectRef) else v
-                                 for k, v in spec.kwargs.items()}
+            spec.kwarg_values = {
+                k: values[v.hex()] if isinstance(v, ObjectRef) else v for k, v in spec.kwargs.items()
+            }
             self.enqueue(spec)
 
         def check(ref: ObjectRef) -> None:
@@ -197,12 +201,22 @@ class TaskManager:
         spec.state = "RUNNING"
         fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
         extra = {"fetch_s": fetch} if fetch else {}
-        self.rt.emit("task.start", task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra)
+        self.rt.emit(
+            "task.start", task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra
+        )
         from .execution import BodyRun
-        body = BodyRun(self.rt, worker, spec.key, spec.name, spec.fn, spec.arg_values or (),
-                       spec.kwarg_values or {},
-                       on_return=lambda value: self.finished(spec, value),
-                       on_raise=lambda e, tb: self.raised(spec, e, tb))
+
+        body = BodyRun(
+            self.rt,
+            worker,
+            spec.key,
+            spec.name,
+            spec.fn,
+            spec.arg_values or (),
+            spec.kwarg_values or {},
+            on_return=lambda value: self.finished(spec, value),
+            on_raise=lambda e, tb: self.raised(spec, e, tb),
+        )
         worker.body = body
         timer = self.rt.kernel.schedule(fetch, body.start, label="start")
         if fetch:
@@ -234,8 +248,10 @@ class TaskManager:
             except TypeError:
                 values = []
             if len(values) != n:
-                err = ValueError(f"Task {spec.name} declared num_returns={n} but returned "
-                                 f"{type(value).__name__} {value!r:.60}")
+                err = ValueError(
+                    f"Task {spec.name} declared num_returns={n} but returned "
+                    f"{type(value).__name__} {value!r:.60}"
+                )
                 self.fail_returns(spec, wrap(spec, err, f"ValueError: {err}\n"))
                 return
         spec.state = "FINISHED"
@@ -249,8 +265,7 @@ class TaskManager:
     def raised(self, spec: TaskSpec, error: BaseException, tb: str) -> None:
         self._release(spec)
         retry = should_retry_exception(spec.opts, error) and spec.use_retry()
-        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__,
-                     retry=retry)
+        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=retry)
         if retry:
             self.retry_later(spec)
             return
@@ -267,8 +282,10 @@ class TaskManager:
         if retry:
             self.retry_later(spec)
         elif cause == "node_died":
-            self.fail_returns(spec, exc.NodeDiedError(
-                f"Task {spec.name} failed because node {node.node_id} running it died."))
+            self.fail_returns(
+                spec,
+                exc.NodeDiedError(f"Task {spec.name} failed because node {node.node_id} running it died."),
+            )
         else:
             self.fail_returns(spec, exc.WorkerCrashedError())
         self.rt.request_dispatch()
@@ -288,7 +305,9 @@ class TaskManager:
     def release_lineage(self, spec: TaskSpec) -> None:
         """Once a finished task's returns are all out of scope nothing can rebuild them, so, as
         Ray does, its lineage lets go of its argument refs and their objects can be freed."""
-        if spec.state not in ("FINISHED", "FAILED") or any(oid in self.rt.objects.entries for oid in spec.returns):
+        if spec.state not in ("FINISHED", "FAILED") or any(
+            oid in self.rt.objects.entries for oid in spec.returns
+        ):
             return
         # Refs nested in arguments (a list of refs) are held by both the arguments and their values.
         spec.args, spec.kwargs, spec.arg_values, spec.kwarg_values = (), {}, None, None
@@ -298,23 +317,36 @@ class TaskManager:
         spec = entry.task
         objects = self.rt.objects
         if spec is None:
-            objects.fail(entry, exc.ObjectReconstructionFailedError(
-                entry.object_id, "OBJECT_UNRECONSTRUCTABLE_PUT"))
+            objects.fail(
+                entry, exc.ObjectReconstructionFailedError(entry.object_id, "OBJECT_UNRECONSTRUCTABLE_PUT")
+            )
             return
         if spec.state not in ("FINISHED", "FAILED"):
             entry.state = "pending"  # its task is already running again
             return
         if spec.kind == "actor_task" and not self.rt.actors.can_reexecute(spec):
-            objects.fail(entry, exc.ObjectReconstructionFailedError(
-                entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"))
+            objects.fail(
+                entry,
+                exc.ObjectReconstructionFailedError(
+                    entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"
+                ),
+            )
             return
         if spec.max_retries == 0:
-            objects.fail(entry, exc.ObjectReconstructionFailedError(
-                entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"))
+            objects.fail(
+                entry,
+                exc.ObjectReconstructionFailedError(
+                    entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"
+                ),
+            )
             return
         if not spec.use_retry():
-            objects.fail(entry, exc.ObjectReconstructionFailedError(
-                entry.object_id, "OBJECT_UNRECONSTRUCTABLE_MAX_ATTEMPTS_EXCEEDED"))
+            objects.fail(
+                entry,
+                exc.ObjectReconstructionFailedError(
+                    entry.object_id, "OBJECT_UNRECONSTRUCTABLE_MAX_ATTEMPTS_EXCEEDED"
+                ),
+            )
             return
         self.rt.emit("task.reconstruct", task=spec.name, id=spec.task_id[:12], object=entry.object_id[:12])
         for oid in spec.returns:
@@ -329,9 +361,14 @@ class TaskManager:
 
 def wrap(spec: TaskSpec, error: BaseException, tb: str) -> BaseException:
     actor = spec.actor
-    err = exc.RayTaskError(spec.name, tb, error, pid=spec.pid,
-                           actor_repr=repr(actor) if actor is not None else None,
-                           actor_id=actor.actor_id if actor is not None else None)
+    err = exc.RayTaskError(
+        spec.name,
+        tb,
+        error,
+        pid=spec.pid,
+        actor_repr=repr(actor) if actor is not None else None,
+        actor_id=actor.actor_id if actor is not None else None,
+    )
     return err.as_instanceof_cause()
 
 

@@ -59,8 +59,10 @@ def _hours(tau: float) -> str:
 def _texts(best: float, daly: float) -> tuple[str, str]:
     chosen = LESSON_INTERVAL_H
     gap_points = 100 * (total_overhead(chosen) - total_overhead(best))
-    inputs = (f"a failure rate of {FAILURE_RATE_PER_H:.3f} per hour and "
-              f"{CHECKPOINT_COST_H * 3600:.0f}-second checkpoints")
+    inputs = (
+        f"a failure rate of {FAILURE_RATE_PER_H:.3f} per hour and "
+        f"{CHECKPOINT_COST_H * 3600:.0f}-second checkpoints"
+    )
     # Alt text says what the picture shows; the caption says what to take from it. A screen
     # reader reads both, so they do not repeat each other word for word.
     alt = (
@@ -90,26 +92,47 @@ def figure() -> tuple[Figure, str, str]:
     fig = Figure(figsize=(7, 4.2), facecolor="white")  # white: readable on the dark theme too
     ax = fig.subplots()
     # Line styles as well as colours, so the three curves differ without colour vision.
-    ax.plot(INTERVALS_H, 100 * total_overhead(INTERVALS_H), color="#222222", lw=2.4,
-            label="total overhead")
-    ax.plot(INTERVALS_H, 100 * io_overhead(INTERVALS_H), color="#0072b2", lw=1.6, ls="--",
-            label="checkpoint I/O  C/τ")
-    ax.plot(INTERVALS_H, 100 * redo_overhead(INTERVALS_H), color="#d55e00", lw=1.6, ls=":",
-            label="expected redo  λτ/2")
+    ax.plot(INTERVALS_H, 100 * total_overhead(INTERVALS_H), color="#222222", lw=2.4, label="total overhead")
+    ax.plot(
+        INTERVALS_H,
+        100 * io_overhead(INTERVALS_H),
+        color="#0072b2",
+        lw=1.6,
+        ls="--",
+        label="checkpoint I/O  C/τ",
+    )
+    ax.plot(
+        INTERVALS_H,
+        100 * redo_overhead(INTERVALS_H),
+        color="#d55e00",
+        lw=1.6,
+        ls=":",
+        label="expected redo  λτ/2",
+    )
     ax.plot([best], [100 * total_overhead(best)], "o", color="#009e73", ms=8, zorder=3)
-    ax.annotate(f"Young's optimum τ* = {best:.2f} h\n{_pct(total_overhead(best), 3)} lost",
-                xy=(best, 100 * total_overhead(best)), xytext=(1.15, 4.4),
-                arrowprops={"arrowstyle": "->", "color": "#009e73"}, color="#00664a")
+    ax.annotate(
+        f"Young's optimum τ* = {best:.2f} h\n{_pct(total_overhead(best), 3)} lost",
+        xy=(best, 100 * total_overhead(best)),
+        xytext=(1.15, 4.4),
+        arrowprops={"arrowstyle": "->", "color": "#009e73"},
+        color="#00664a",
+    )
     ax.plot([chosen], [100 * total_overhead(chosen)], "s", color="#cc79a7", ms=7, zorder=3)
-    ax.annotate(f"lesson's interval {chosen:.0f} h\n{_pct(total_overhead(chosen), 3)} lost",
-                xy=(chosen, 100 * total_overhead(chosen)), xytext=(1.7, 0.6),
-                arrowprops={"arrowstyle": "->", "color": "#a0507f"}, color="#8a3f6b")
+    ax.annotate(
+        f"lesson's interval {chosen:.0f} h\n{_pct(total_overhead(chosen), 3)} lost",
+        xy=(chosen, 100 * total_overhead(chosen)),
+        xytext=(1.7, 0.6),
+        arrowprops={"arrowstyle": "->", "color": "#a0507f"},
+        color="#8a3f6b",
+    )
     ax.set_xlim(0, INTERVALS_H[-1])
     ax.set_ylim(0, 6)
     ax.set_xlabel("checkpoint interval τ (hours)")
     ax.set_ylabel("share of run time lost (%)")
-    ax.set_title(f"λ = {FAILURE_RATE_PER_H:.3f} failures/h, "
-                 f"C = {CHECKPOINT_COST_H * 3600:.0f} s per checkpoint", fontsize=10)
+    ax.set_title(
+        f"λ = {FAILURE_RATE_PER_H:.3f} failures/h, C = {CHECKPOINT_COST_H * 3600:.0f} s per checkpoint",
+        fontsize=10,
+    )
     ax.grid(True, color="#dddddd", lw=0.6)
     ax.legend(loc="upper right", frameon=False)
     fig.tight_layout()

@@ -12,6 +12,7 @@
 - fleet / fleet_scenarios: the generation-fleet controller model of seed 002.
 Opt-in: without enable() (or the "liveness" system config key) the core behaves as before.
 """
+
 from __future__ import annotations
 
 from .. import context
@@ -25,12 +26,16 @@ def enable(rt=None, probe_interval_s: float = 5.0, unhealthy_threshold: int = 3)
     """Start the failure detector on `rt` (default: the active runtime); returns it."""
     rt = rt or context.current()
     if rt is None:
-        raise RuntimeError("miniray is not initialized: call miniray.init() first, or pass "
-                           "_system_config={'liveness': {...}} to init().")
+        raise RuntimeError(
+            "miniray is not initialized: call miniray.init() first, or pass "
+            "_system_config={'liveness': {...}} to init()."
+        )
     existing = getattr(rt, "liveness", None)
     if existing is not None:
-        raise RuntimeError("liveness is already enabled on this runtime; read it as "
-                           "miniray.liveness.detector_of() instead of enabling it twice.")
+        raise RuntimeError(
+            "liveness is already enabled on this runtime; read it as "
+            "miniray.liveness.detector_of() instead of enabling it twice."
+        )
     return Detector(rt, probe_interval_s=probe_interval_s, unhealthy_threshold=unhealthy_threshold)
 
 
@@ -39,5 +44,18 @@ def detector_of(rt=None) -> Detector | None:
     return getattr(rt, "liveness", None) if rt is not None else None
 
 
-__all__ = ["enable", "detector_of", "Detector", "ALIVE", "SUSPECT", "DEAD", "Services", "Attribution",
-           "classify", "RETRYABLE", "TransientError", "Fleet", "FleetConfig"]
+__all__ = [
+    "enable",
+    "detector_of",
+    "Detector",
+    "ALIVE",
+    "SUSPECT",
+    "DEAD",
+    "Services",
+    "Attribution",
+    "classify",
+    "RETRYABLE",
+    "TransientError",
+    "Fleet",
+    "FleetConfig",
+]

@@ -9,6 +9,7 @@ Classification is by exception class, not by heuristics: a malformed input fails
 every node, so retrying it only multiplies the work. `RETRYABLE` is a tuple ready for Ray's own
 option: `@ray.remote(retry_exceptions=list(attribution.RETRYABLE))`.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -22,12 +23,27 @@ class TransientError(Exception):
 
 
 # Failures of the environment, not of the input: another attempt (on another node) may succeed.
-RETRYABLE: tuple = (TransientError, ConnectionError, TimeoutError, exc.WorkerCrashedError,
-                    exc.NodeDiedError, exc.ObjectLostError, exc.ActorUnavailableError)
+RETRYABLE: tuple = (
+    TransientError,
+    ConnectionError,
+    TimeoutError,
+    exc.WorkerCrashedError,
+    exc.NodeDiedError,
+    exc.ObjectLostError,
+    exc.ActorUnavailableError,
+)
 # Failures of the input or the code: identical on every node. Anything unlisted counts as
 # terminal too, so an unknown error is not amplified by retries.
-TERMINAL: tuple = (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError,
-                   ZeroDivisionError, NotImplementedError)
+TERMINAL: tuple = (
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    AssertionError,
+    ZeroDivisionError,
+    NotImplementedError,
+)
 
 
 def classify(error: BaseException, retryable: tuple = RETRYABLE) -> str:
@@ -89,11 +105,19 @@ class Attribution:
     def _judge(self, node: str) -> None:
         if self.enabled and node not in self.blacklisted and self.stands_out(node):
             self.blacklisted[node] = self.rt.kernel.now
-            self.rt.emit("liveness.blacklist", node=node, failures=self.failures[node],
-                         successes=self.successes[node])
+            self.rt.emit(
+                "liveness.blacklist", node=node, failures=self.failures[node], successes=self.successes[node]
+            )
 
     def report(self) -> list[dict]:
         """One row per worker node: failed and finished attempts, and whether it is blacklisted."""
-        return [{"node": n.name, "failures": self.failures[n.name], "successes": self.successes[n.name],
-                 "blacklisted": n.name in self.blacklisted}
-                for n in self.rt.nodes if not n.is_head]
+        return [
+            {
+                "node": n.name,
+                "failures": self.failures[n.name],
+                "successes": self.successes[n.name],
+                "blacklisted": n.name in self.blacklisted,
+            }
+            for n in self.rt.nodes
+            if not n.is_head
+        ]

@@ -21,6 +21,7 @@ Probes run on a fixed grid (origin + k * interval) and only while there is somet
 (work running on a worker node, or a node SUSPECT), so an idle simulation still ends and a
 lone sleeping body still fast-forwards when no work runs.
 """
+
 from __future__ import annotations
 
 import math
@@ -41,11 +42,15 @@ class NodeHealth:
 class Detector:
     def __init__(self, rt, probe_interval_s: float = 5.0, unhealthy_threshold: int = 3):
         if not probe_interval_s or probe_interval_s <= 0:
-            raise ValueError(f"liveness probe_interval_s must be > 0 (got {probe_interval_s!r}); "
-                             "Ray's health check period is a few seconds, e.g. 5.")
+            raise ValueError(
+                f"liveness probe_interval_s must be > 0 (got {probe_interval_s!r}); "
+                "Ray's health check period is a few seconds, e.g. 5."
+            )
         if int(unhealthy_threshold) < 1:
-            raise ValueError(f"liveness unhealthy_threshold must be >= 1 (got {unhealthy_threshold!r}); "
-                             "1 makes every timeout a death, 3 is the usual default.")
+            raise ValueError(
+                f"liveness unhealthy_threshold must be >= 1 (got {unhealthy_threshold!r}); "
+                "1 makes every timeout a death, 3 is the usual default."
+            )
         self.rt = rt
         self.interval = float(probe_interval_s)
         self.threshold = int(unhealthy_threshold)
@@ -102,8 +107,9 @@ class Detector:
                 self._declare_dead(node, h, "crashed")
             elif node.frozen_until > now:  # a timeout: could be a blip, so count it
                 h.failures += 1
-                self.rt.emit("liveness.probe_failed", node=node.name, failures=h.failures,
-                             threshold=self.threshold)
+                self.rt.emit(
+                    "liveness.probe_failed", node=node.name, failures=h.failures, threshold=self.threshold
+                )
                 if h.failures >= self.threshold:
                     self._declare_dead(node, h, "unresponsive")
                 elif h.state == ALIVE:
@@ -149,8 +155,9 @@ class Detector:
 
         def done(outcome: str, detail: str = "") -> None:
             # The superseded attempt ran to the end: its effects happened, its result is dropped.
-            rt.emit("liveness.zombie_finished", attempt=key, node=worker.node.name, outcome=outcome,
-                    detail=detail)
+            rt.emit(
+                "liveness.zombie_finished", attempt=key, node=worker.node.name, outcome=outcome, detail=detail
+            )
             rt.kill_worker(worker, "node_died")  # its node was declared dead: the raylet exits
 
         body.on_return = lambda value: done("returned")

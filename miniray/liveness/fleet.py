@@ -27,6 +27,7 @@ Modelling choices, each from the seed:
 - rollouts: `router="native"` picks from the ledger live per request; `router="gym"` uses the
   URL list the probe pump pushes after each tick (a restarted engine binds a new port).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -59,8 +60,9 @@ class FleetConfig:
         if self.router not in ("native", "gym"):
             raise ValueError(f"router must be 'native' or 'gym', not {self.router!r}")
         if self.promote not in ("all_stale", "refitted"):
-            raise ValueError(f"promote must be 'all_stale' (the bug) or 'refitted' (the fix), "
-                             f"not {self.promote!r}")
+            raise ValueError(
+                f"promote must be 'all_stale' (the bug) or 'refitted' (the fix), not {self.promote!r}"
+            )
 
 
 class Shard:
@@ -117,11 +119,11 @@ class Fleet:
             s.state = state
 
     # -- faults ---------------------------------------------------------------------------------
-    def crash(self, shard: int, at: float) -> "Fleet":
+    def crash(self, shard: int, at: float) -> Fleet:
         self.k.at(at, self._fault, shard, "crashed", label="crash")
         return self
 
-    def hang(self, shard: int, at: float) -> "Fleet":
+    def hang(self, shard: int, at: float) -> Fleet:
         self.k.at(at, self._fault, shard, "hung", label="hang")
         return self
 
@@ -146,7 +148,7 @@ class Fleet:
             r.error = self.k.schedule(self.cfg.nccl_error_s, self._refit_failed, r, "nccl_error")
 
     # -- running ----------------------------------------------------------------------------------
-    def run(self, until: float) -> "Fleet":
+    def run(self, until: float) -> Fleet:
         if not self.started:
             self.started = True
             self.k.schedule(self.cfg.probe_interval_s, self._probe_tick, label="probe-pump")
@@ -182,8 +184,13 @@ class Fleet:
     def _mark_dead(self, s: Shard, why: str) -> None:
         self._set(s, DEAD, why)
         r = self.refit
-        if (s.process == "crashed" and r is not None and not r.over and r.deadline is not None
-                and (s.index, s.incarnation) in r.members):
+        if (
+            s.process == "crashed"
+            and r is not None
+            and not r.over
+            and r.deadline is not None
+            and (s.index, s.incarnation) in r.members
+        ):
             # A confirmed death: let NCCL unblock the survivors itself rather than break the
             # communicator (which would strand work queued on the trainers' streams).
             r.deadline.cancel()
@@ -231,7 +238,9 @@ class Fleet:
         r = Refit(attempt, self.version, members, self.k.now)
         self.refit = r
         self.emit("refit.start", attempt=attempt, version=r.version, group=[i for i, _ in members])
-        r.deadline = self.k.schedule(self.cfg.refit_timeout_s, self._refit_failed, r, "abort", label="deadline")
+        r.deadline = self.k.schedule(
+            self.cfg.refit_timeout_s, self._refit_failed, r, "abort", label="deadline"
+        )
         r.done = self.k.schedule(self.cfg.transfer_s, self._refit_done, r, label="transfer")
         for i, _ in members:  # a member that failed before the ledger noticed blocks it from the start
             if self.shards[i].process != "up":
@@ -249,8 +258,13 @@ class Fleet:
                 s.weights = r.version
                 r.written.add(i)
         self.published = r.version
-        self.emit("refit.done", attempt=r.attempt, version=r.version, written=sorted(r.written),
-                  took=self.k.now - r.started)
+        self.emit(
+            "refit.done",
+            attempt=r.attempt,
+            version=r.version,
+            written=sorted(r.written),
+            took=self.k.now - r.started,
+        )
         self._promote(r)
         self.refit = None
         self._train_step()  # the train pump awaited the transfer: only now the next step starts
@@ -265,8 +279,9 @@ class Fleet:
             self._set(s, HEALTHY, "promoted by refit")
             self.reported[s.index] = r.version  # report_refit: the metric trusts the same call
             if s.weights != r.version:
-                self.emit("refit.promoted_without_weights", shard=s.index, holds=s.weights,
-                          reported=r.version)
+                self.emit(
+                    "refit.promoted_without_weights", shard=s.index, holds=s.weights, reported=r.version
+                )
 
     def _refit_failed(self, r: Refit, reason: str) -> None:
         if r.over:
@@ -289,8 +304,11 @@ class Fleet:
     def _recover(self, r: Refit, reason: str) -> None:
         for s in self.serving():  # 1: probe on the spot: the abort is an event, the tick a clock
             self._probe(s)
-        absent = [i for i, inc in r.members
-                  if self.shards[i].state in (DEAD, RESTARTING) or self.shards[i].incarnation != inc]
+        absent = [
+            i
+            for i, inc in r.members
+            if self.shards[i].state in (DEAD, RESTARTING) or self.shards[i].incarnation != inc
+        ]
         suspects = [i for i, _ in r.members if self.shards[i].state == SUSPECT]
         if reason == "abort":  # 2: partial weights must not serve until a refit completes
             for i, inc in r.members:
@@ -299,8 +317,10 @@ class Fleet:
                     self._set(s, STALE, "mark_weights_partial: the abort left a mix of weights")
         if not absent:
             if len(suspects) != 1:
-                self._stop(f"refit failed with no absent shard and {len(suspects)} suspects: "
-                           "condemning a healthy shard by guessing is worse than stopping")
+                self._stop(
+                    f"refit failed with no absent shard and {len(suspects)} suspects: "
+                    "condemning a healthy shard by guessing is worse than stopping"
+                )
                 return
             self._mark_dead(self.shards[suspects[0]], "condemned as the silent participant")
             absent = suspects
@@ -351,6 +371,7 @@ class Fleet:
     def timeline(self, filename: str | None = None):
         """This run as a Chrome trace (Perfetto): see miniray/observe/fleet_trace.py."""
         from ..observe.fleet_trace import fleet_timeline
+
         return fleet_timeline(self, filename)
 
     def first_state(self, shard: int, state: str, after: float = -1.0) -> float | None:

@@ -8,6 +8,7 @@ run at 121-133, 254-266, 387-399, 520-532 s when nothing goes wrong).
     print(fs.timeline_text(fs.scenario_a()))
     print(fs.table_text(fs.waits_table()))
 """
+
 from __future__ import annotations
 
 from .fleet import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
@@ -56,31 +57,72 @@ def waits_table() -> list[dict]:
     pushed = gym.first("router.push", after=gym.first_state(2, HEALTHY, after=gym.first_state(2, STALE)))
     gym_healthy = gym.first_state(2, HEALTHY, after=gym.first_state(2, STALE))
     return [
-        dict(step="Notice a crash", runs_on="probe pump", waits_for="the next probe tick",
-             seed="<= 5s", measured=dead - 12.0, detail=f"crash at 12 s, DEAD at {dead:g} s"),
-        dict(step="Notice a hang", runs_on="probe pump", waits_for="three consecutive failed probes",
-             seed="~ 15s", measured=hang_dead - 12.0,
-             detail=f"hang at 12 s, SUSPECT at {hang.first_state(2, SUSPECT):g} s, DEAD at {hang_dead:g} s"),
-        dict(step="Start the restart", runs_on="probe pump", waits_for="nothing: same tick as the verdict",
-             seed="immediate", measured=restarting - dead, detail=f"RESTARTING at {restarting:g} s"),
-        dict(step="Reload the model", runs_on="a thread", waits_for="nothing: nobody awaits it",
-             seed="minutes", measured=stale - restarting,
-             detail=f"{len(refits_during_reload)} refits completed meanwhile, at "
-                    f"{', '.join(f'{t:g}' for t in refits_during_reload)} s"),
-        dict(step="Transfer the weights", runs_on="a thread (train pump awaits it)",
-             waits_for="-", seed="seconds", measured=first_done["took"],
-             detail=f"refit done at {first_done.time:g} s, next training step started at {next_train:g} s"),
-        dict(step="Rejoin the collective", runs_on="train pump", waits_for="the next refit",
-             seed="one training step", measured=healthy - stale,
-             detail=f"STALE at {stale:g} s, promoted at {healthy:g} s"),
-        dict(step="Take traffic again - native calls", runs_on="rollout pump",
-             waits_for="nothing: the selector reads the ledger live", seed="immediate",
-             measured=served_after - healthy,
-             detail=f"HEALTHY at {healthy:g} s, first rollout it served at {served_after:g} s "
-                    "(round robin, one rollout a second)"),
-        dict(step="Take traffic again - via the Gym router", runs_on="probe pump",
-             waits_for="the next tick after it is HEALTHY", seed="<= 5s", measured=pushed - gym_healthy,
-             detail=f"HEALTHY at {gym_healthy:g} s, router told at {pushed:g} s"),
+        dict(
+            step="Notice a crash",
+            runs_on="probe pump",
+            waits_for="the next probe tick",
+            seed="<= 5s",
+            measured=dead - 12.0,
+            detail=f"crash at 12 s, DEAD at {dead:g} s",
+        ),
+        dict(
+            step="Notice a hang",
+            runs_on="probe pump",
+            waits_for="three consecutive failed probes",
+            seed="~ 15s",
+            measured=hang_dead - 12.0,
+            detail=f"hang at 12 s, SUSPECT at {hang.first_state(2, SUSPECT):g} s, DEAD at {hang_dead:g} s",
+        ),
+        dict(
+            step="Start the restart",
+            runs_on="probe pump",
+            waits_for="nothing: same tick as the verdict",
+            seed="immediate",
+            measured=restarting - dead,
+            detail=f"RESTARTING at {restarting:g} s",
+        ),
+        dict(
+            step="Reload the model",
+            runs_on="a thread",
+            waits_for="nothing: nobody awaits it",
+            seed="minutes",
+            measured=stale - restarting,
+            detail=f"{len(refits_during_reload)} refits completed meanwhile, at "
+            f"{', '.join(f'{t:g}' for t in refits_during_reload)} s",
+        ),
+        dict(
+            step="Transfer the weights",
+            runs_on="a thread (train pump awaits it)",
+            waits_for="-",
+            seed="seconds",
+            measured=first_done["took"],
+            detail=f"refit done at {first_done.time:g} s, next training step started at {next_train:g} s",
+        ),
+        dict(
+            step="Rejoin the collective",
+            runs_on="train pump",
+            waits_for="the next refit",
+            seed="one training step",
+            measured=healthy - stale,
+            detail=f"STALE at {stale:g} s, promoted at {healthy:g} s",
+        ),
+        dict(
+            step="Take traffic again - native calls",
+            runs_on="rollout pump",
+            waits_for="nothing: the selector reads the ledger live",
+            seed="immediate",
+            measured=served_after - healthy,
+            detail=f"HEALTHY at {healthy:g} s, first rollout it served at {served_after:g} s "
+            "(round robin, one rollout a second)",
+        ),
+        dict(
+            step="Take traffic again - via the Gym router",
+            runs_on="probe pump",
+            waits_for="the next tick after it is HEALTHY",
+            seed="<= 5s",
+            measured=pushed - gym_healthy,
+            detail=f"HEALTHY at {gym_healthy:g} s, router told at {pushed:g} s",
+        ),
     ]
 
 
@@ -88,7 +130,9 @@ def table_text(rows: list[dict]) -> str:
     head = f"{'Step':<40} {'Runs on':<34} {'Seed says':<18} {'Model':>8}  Detail"
     lines = [head, "-" * len(head)]
     for r in rows:
-        lines.append(f"{r['step']:<40} {r['runs_on']:<34} {r['seed']:<18} {r['measured']:>7g}s  {r['detail']}")
+        lines.append(
+            f"{r['step']:<40} {r['runs_on']:<34} {r['seed']:<18} {r['measured']:>7g}s  {r['detail']}"
+        )
     return "\n".join(lines)
 
 
@@ -102,9 +146,20 @@ def refit_cost(fleet: Fleet, step: int = 1) -> float:
 
 def timeline_text(fleet: Fleet, shards: tuple = (0, 2)) -> str:
     """The shard state changes and refit events, one line each, in time order."""
-    keep = ("fault", "shard.state", "refit.start", "refit.done", "refit.failed", "refit.blocked",
-            "refit.recovered", "refit.deadline_stood_down", "refit.promoted_without_weights",
-            "refit.kept_stale", "router.push", "run.failed")
+    keep = (
+        "fault",
+        "shard.state",
+        "refit.start",
+        "refit.done",
+        "refit.failed",
+        "refit.blocked",
+        "refit.recovered",
+        "refit.deadline_stood_down",
+        "refit.promoted_without_weights",
+        "refit.kept_stale",
+        "router.push",
+        "run.failed",
+    )
     lines = []
     for r in fleet.log.records:
         if r.kind not in keep or (r.kind == "shard.state" and r["shard"] not in shards):
@@ -115,12 +170,16 @@ def timeline_text(fleet: Fleet, shards: tuple = (0, 2)) -> str:
 
 def main() -> None:
     """`python -m miniray.liveness.fleet_scenarios`: the three timelines and the table."""
-    runs = [("Scenario A: shard 2 crashes between refits (12 s)", scenario_a()),
-            ("Scenario B: shard 2 hangs during a refit (124 s)", scenario_b("hang")),
-            ("Scenario B': shard 2 crashes during a refit (124 s)", scenario_b("crash")),
-            ("Scenario C: restart finishes mid-refit, shipped promotion (bug)", scenario_c("all_stale")),
-            ("Scenario C: restart finishes mid-refit, promote only refitted shards (fix)",
-             scenario_c("refitted"))]
+    runs = [
+        ("Scenario A: shard 2 crashes between refits (12 s)", scenario_a()),
+        ("Scenario B: shard 2 hangs during a refit (124 s)", scenario_b("hang")),
+        ("Scenario B': shard 2 crashes during a refit (124 s)", scenario_b("crash")),
+        ("Scenario C: restart finishes mid-refit, shipped promotion (bug)", scenario_c("all_stale")),
+        (
+            "Scenario C: restart finishes mid-refit, promote only refitted shards (fix)",
+            scenario_c("refitted"),
+        ),
+    ]
     for title, fleet in runs:
         print(f"== {title}")
         print(timeline_text(fleet, shards=(0, 2)))

@@ -20,10 +20,12 @@ Defences modelled:
   (StaleTokenError). The store only knows tokens it has seen, so a new holder should write with
   its token before the old one can (Kleppmann's fencing; the lease service does not call stores).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .. import context
 
@@ -72,7 +74,9 @@ class Effect:
 
     def line(self) -> str:
         tok = f" token={self.token}" if self.token else ""
-        return f"{self.time:10.3f} {self.attempt:<12} {self.service}.{self.op} {self.key} -> {self.outcome}{tok}"
+        return (
+            f"{self.time:10.3f} {self.attempt:<12} {self.service}.{self.op} {self.key} -> {self.outcome}{tok}"
+        )
 
 
 def _runtime():
@@ -90,8 +94,15 @@ class Services:
         self.leases = Leases(self)
 
     # Every service operation runs through here: journaled in a body, stamped, logged.
-    def call(self, service: str, op: str, key: str, fn: Callable[[], Any], token: FencingToken | None = None,
-             record: bool = True) -> Any:
+    def call(
+        self,
+        service: str,
+        op: str,
+        key: str,
+        fn: Callable[[], Any],
+        token: FencingToken | None = None,
+        record: bool = True,
+    ) -> Any:
         rt = _runtime()
 
         def live() -> Any:
@@ -117,11 +128,21 @@ class Services:
         rt.emit("effect", attempt=attempt, service=service, op=op, key=key, outcome=outcome, token=token)
 
     # -- reading the log (driver side, not journaled) ----------------------------------------------
-    def of(self, service: str | None = None, op: str | None = None, key: str | None = None,
-           outcome: str | None = None) -> list[Effect]:
-        return [e for e in self.effects if (service is None or e.service == service)
-                and (op is None or e.op == op) and (key is None or e.key == key)
-                and (outcome is None or e.outcome == outcome)]
+    def of(
+        self,
+        service: str | None = None,
+        op: str | None = None,
+        key: str | None = None,
+        outcome: str | None = None,
+    ) -> list[Effect]:
+        return [
+            e
+            for e in self.effects
+            if (service is None or e.service == service)
+            and (op is None or e.op == op)
+            and (key is None or e.key == key)
+            and (outcome is None or e.outcome == outcome)
+        ]
 
     def attempts(self, **match: Any) -> list[str]:
         return [e.attempt for e in self.of(**match)]
@@ -144,7 +165,8 @@ class _Fenced:
             raise StaleTokenError(
                 f"{what}: fencing token {token} is older than {token.lease}:{seen}, which this store "
                 f"has already seen; the lease passed to a newer holder. The stale writer must stop "
-                "(acquire the lease again rather than retrying with the old token).")
+                "(acquire the lease again rather than retrying with the old token)."
+            )
         self.highest[token.lease] = token.value
 
 
@@ -164,20 +186,24 @@ class Database(_Fenced):
                 raise DuplicateKeyError(
                     f"duplicate key {key!r} in table {table!r}: an earlier attempt already inserted it. "
                     "Make the write idempotent (upsert, or insert with an idempotency key and treat "
-                    "a duplicate as success).")
+                    "a duplicate as success)."
+                )
             rows[key] = value
+
         self.svc.call("db", "insert", f"{table}/{key}", run, token)
 
     def upsert(self, table: str, key: str, value: Any, token: FencingToken | None = None) -> None:
         def run() -> None:
             self.check(token, f"upsert {table}/{key}")
             self.tables.setdefault(table, {})[key] = value
+
         self.svc.call("db", "upsert", f"{table}/{key}", run, token)
 
     def get(self, table: str, key: str, default: Any = None) -> Any:
         """A read: journaled (a replay sees the same answer) but not an effect, so not logged."""
-        return self.svc.call("db", "get", f"{table}/{key}",
-                             lambda: self.tables.get(table, {}).get(key, default), record=False)
+        return self.svc.call(
+            "db", "get", f"{table}/{key}", lambda: self.tables.get(table, {}).get(key, default), record=False
+        )
 
     def rows(self, table: str) -> dict[str, Any]:
         """The table's contents, for the driver to inspect (not journaled)."""
@@ -202,6 +228,7 @@ class BlobStore(_Fenced):
             self.check(token, f"put {path}")
             self.files[path] = data
             self.writers[path] = self._attempt()
+
         self.svc.call("blob", "put", path, run, token)
 
     def rename(self, src: str, dst: str, token: FencingToken | None = None) -> None:
@@ -212,16 +239,19 @@ class BlobStore(_Fenced):
             if dst in self.files:
                 raise DestinationExistsError(
                     f"rename {src} -> {dst}: the destination exists, written by {self.writers[dst]}. "
-                    "Another attempt committed first; discard this attempt's output.")
+                    "Another attempt committed first; discard this attempt's output."
+                )
             self.files[dst] = self.files.pop(src)
             self.writers[dst] = self._attempt()
             self.writers.pop(src, None)
+
         self.svc.call("blob", "rename", f"{src}->{dst}", run, token)
 
     def delete(self, path: str) -> None:
         def run() -> None:
             self.files.pop(path, None)
             self.writers.pop(path, None)
+
         self.svc.call("blob", "delete", path, run)
 
     def commit(self, src: str, dst: str, token: FencingToken | None = None) -> bool:
@@ -255,7 +285,8 @@ class Leases:
             if held is not None and held.expires > now and held.holder != holder:
                 raise LeaseHeldError(
                     f"lease {name!r} is held by {held.holder} until t={held.expires:g}; wait for it to "
-                    "expire (a holder that stops renewing loses it) or use a shorter ttl_s.")
+                    "expire (a holder that stops renewing loses it) or use a shorter ttl_s."
+                )
             if held is not None and held.expires > now and held.holder == holder:
                 value = held.value  # a renewal by the holder keeps its token, extends the lease
             else:
@@ -264,6 +295,7 @@ class Leases:
             token = FencingToken(name, value, holder, now + float(ttl_s))
             self.current[name] = token
             return token
+
         return self.svc.call("lease", "acquire", name, run)
 
     def holder(self, name: str) -> FencingToken | None:

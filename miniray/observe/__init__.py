@@ -9,6 +9,7 @@
 The Ray-shaped entry points are `miniray.timeline` and `miniray.util.state`; the sampler is
 `miniray.sim.metrics()`. Everything here reads state or the log and never schedules an event.
 """
+
 from __future__ import annotations
 
 from .blob import Blob

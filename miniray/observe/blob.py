@@ -5,6 +5,7 @@ host holds a few bytes, so a lesson can fill a 30 GB store in a browser tab. It 
 numpy array does: the store reads its `nbytes`. It has no `len()`: Pyodide is 32-bit, where
 len() of 2 GB overflows, so read `blob.nbytes`.
 """
+
 from __future__ import annotations
 
 
@@ -13,8 +14,10 @@ class Blob:
 
     def __init__(self, nbytes: int, tag: str = ""):
         if not isinstance(nbytes, int) or nbytes < 0:
-            raise ValueError(f"Blob(nbytes) takes a byte count (a non-negative int), got {nbytes!r}; "
-                             "write 2 * 10**9 for 2 GB.")
+            raise ValueError(
+                f"Blob(nbytes) takes a byte count (a non-negative int), got {nbytes!r}; "
+                "write 2 * 10**9 for 2 GB."
+            )
         self.nbytes = nbytes
         self.tag = tag
 

@@ -6,6 +6,7 @@ Each builds a fresh cluster, runs, and returns the numbers a learner would read 
     leak          refs held in a growing list keep the store climbing; dropping them keeps it flat
 Sizes are `Blob`s, so 30 GB stores cost the host nothing. Every run is deterministic.
 """
+
 from __future__ import annotations
 
 import time
@@ -17,13 +18,15 @@ from .blob import Blob
 from .metrics import metrics
 from .timeline import timeline
 
-GB = 10 ** 9
+GB = 10**9
 
 
 def _cluster(store_bytes: int, cpus: int = 4, **config):
     sim.set_seed(0)
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": cpus, "object_store_memory": store_bytes,
-                                                        "_system_config": config})
+    c = Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": cpus, "object_store_memory": store_bytes, "_system_config": config},
+    )
     api.init(address=c.address)
     return c
 
@@ -37,13 +40,15 @@ def _slices(name: str) -> list[dict]:
     return [e for e in timeline() if e["ph"] == "X" and e["name"] == name]
 
 
-def spill_cliff(live_blocks: int = 14, block: int = 2 * GB, extra: int = 4 * GB, store: int = 30 * GB,
-                readers: int = 50) -> dict:
+def spill_cliff(
+    live_blocks: int = 14, block: int = 2 * GB, extra: int = 4 * GB, store: int = 30 * GB, readers: int = 50
+) -> dict:
     """The seed's worked number: 28 GB live in a 30 GB store, add a 4 GB block, then `readers`
     tasks each read the block that was spilled to make room (2 GB at 500 MB/s: 4 s a touch)."""
     c = _cluster(store)
     try:
         from .. import remote
+
         m = metrics()
 
         @remote(num_cpus=1)
@@ -51,8 +56,10 @@ def spill_cliff(live_blocks: int = 14, block: int = 2 * GB, extra: int = 4 * GB,
             return block.nbytes
 
         refs = [api.put(Blob(block, f"b{i}")) for i in range(live_blocks)]
-        before = {"fill_pct": m.value("object_store_fill_pct", sim.now(), "node:0"),
-                  "read_s": _read_all(read, refs[:1])}
+        before = {
+            "fill_pct": m.value("object_store_fill_pct", sim.now(), "node:0"),
+            "read_s": _read_all(read, refs[:1]),
+        }
         big = api.put(Blob(extra, "extra"))
         spilled = [r for r in state.memory() if r["where"] == "SPILLED"]
         t0 = sim.now()
@@ -98,8 +105,15 @@ def spill_sweep(store: int = 10 * GB, block: int = GB, max_blocks: int = 14) -> 
 
             refs = [api.put(Blob(block, f"b{i}")) for i in range(n)]
             stats = state.list_nodes()[0]
-            rows.append({"blocks": n, "live_bytes": n * block, "fill_pct": stats["object_store_fill_pct"],
-                         "spilled_bytes": stats["spilled_bytes"], "read_s": _read_all(read, refs[:1])})
+            rows.append(
+                {
+                    "blocks": n,
+                    "live_bytes": n * block,
+                    "fill_pct": stats["object_store_fill_pct"],
+                    "spilled_bytes": stats["spilled_bytes"],
+                    "read_s": _read_all(read, refs[:1]),
+                }
+            )
         finally:
             _close(c)
     return rows
@@ -125,9 +139,14 @@ def straggler(partitions: int = 10, items: int = 100, skew: int = 20, per_item_s
         maps = _slices("map_part")
         red = _slices("reduce_all")[0]
         durs = sorted(e["dur"] / 1e6 for e in maps)
-        return {"total": total, "map_s": [e["dur"] / 1e6 for e in maps], "median_map_s": durs[len(durs) // 2],
-                "slowest_map_s": durs[-1], "reduce_starts_s": red["ts"] / 1e6,
-                "straggler_ratio": durs[-1] / durs[len(durs) // 2]}
+        return {
+            "total": total,
+            "map_s": [e["dur"] / 1e6 for e in maps],
+            "median_map_s": durs[len(durs) // 2],
+            "slowest_map_s": durs[-1],
+            "reduce_starts_s": red["ts"] / 1e6,
+            "straggler_ratio": durs[-1] / durs[len(durs) // 2],
+        }
     finally:
         _close(c)
 
@@ -137,6 +156,7 @@ def leak(iterations: int = 12, block: int = GB, store: int = 8 * GB, hold: bool 
     c = _cluster(store)
     try:
         from .. import remote
+
         m = metrics()
 
         @remote
@@ -155,8 +175,13 @@ def leak(iterations: int = 12, block: int = GB, store: int = 8 * GB, hold: bool 
             times.append(sim.now())
             used.append(m.value("object_store_used_bytes", sim.now(), "node:0"))
             refs_owned.append(sum(1 for r in state.memory() if r["type"] == "DRIVER"))
-        return {"used_bytes": used, "driver_refs": refs_owned, "times": times,
-                "spilled_bytes": m.value("spilled_bytes", sim.now(), "node:0"),
-                "fill_pct": m.series("object_store_fill_pct", "node:0"), "report": str(state.memory())}
+        return {
+            "used_bytes": used,
+            "driver_refs": refs_owned,
+            "times": times,
+            "spilled_bytes": m.value("spilled_bytes", sim.now(), "node:0"),
+            "fill_pct": m.series("object_store_fill_pct", "node:0"),
+            "report": str(state.memory()),
+        }
     finally:
         _close(c)

@@ -8,6 +8,7 @@ own exporter: `miniray.observe.fleet_timeline(fleet)` (or `fleet.timeline()`).
 Rollouts that were not served current weights are instants on their shard; served ones are not
 drawn (one a second would bury everything else).
 """
+
 from __future__ import annotations
 
 from .trace import Trace, finish
@@ -43,12 +44,25 @@ def build(fleet) -> list[dict]:
             refit = (t, f)
         elif kind in ("refit.done", "refit.failed") and refit is not None:
             args = dict(refit[1], **f, outcome=kind.split(".")[1])
-            tr.slice(f"refit {refit[1]['attempt']} v{refit[1]['version']}", "refit", refit[0], t,
-                     CONTROLLER, T_TRAIN, args)
+            tr.slice(
+                f"refit {refit[1]['attempt']} v{refit[1]['version']}",
+                "refit",
+                refit[0],
+                t,
+                CONTROLLER,
+                T_TRAIN,
+                args,
+            )
             refit = None
         elif kind in ("probe", "router.push"):
-            tr.instant(kind if kind != "probe" else f"probe shard {f['shard']}: {f['result']}", kind, t,
-                       CONTROLLER, T_PROBE, f)
+            tr.instant(
+                kind if kind != "probe" else f"probe shard {f['shard']}: {f['result']}",
+                kind,
+                t,
+                CONTROLLER,
+                T_PROBE,
+                f,
+            )
         elif "shard" in f and kind != "fault":
             tr.instant(kind, kind.split(".")[0], t, SHARDS, f["shard"] + 1, f)
         else:
@@ -59,11 +73,25 @@ def build(fleet) -> list[dict]:
     for index, (since, st) in sorted(state.items()):
         tr.slice(st, "shard", since, end, SHARDS, index + 1, {"shard": index})
     if train is not None:
-        tr.slice(f"train step {train[1]['step']}", "train", train[0], end, CONTROLLER, T_TRAIN,
-                 dict(train[1], unfinished=True))
+        tr.slice(
+            f"train step {train[1]['step']}",
+            "train",
+            train[0],
+            end,
+            CONTROLLER,
+            T_TRAIN,
+            dict(train[1], unfinished=True),
+        )
     if refit is not None:
-        tr.slice(f"refit {refit[1]['attempt']} v{refit[1]['version']}", "refit", refit[0], end, CONTROLLER,
-                 T_TRAIN, dict(refit[1], unfinished=True))
+        tr.slice(
+            f"refit {refit[1]['attempt']} v{refit[1]['version']}",
+            "refit",
+            refit[0],
+            end,
+            CONTROLLER,
+            T_TRAIN,
+            dict(refit[1], unfinished=True),
+        )
     for t, shard, outcome, weights in fleet.rollouts:
         if outcome != "served" and shard is not None:
             tr.instant(f"rollout {outcome}", "rollout", t, SHARDS, shard + 1, {"weights": weights})

@@ -16,6 +16,7 @@ Series (labels in brackets):
     pg_scheduling_attempts          placement-group scheduling attempts so far
 A series holds a point only where its value changed; within one instant the last value wins.
 """
+
 from __future__ import annotations
 
 TERMINAL = ("FINISHED", "FAILED")
@@ -58,7 +59,7 @@ class Metrics:
             self._put(("spilled_bytes", node.name), t, sum(node.spilled.values()))
             self._put(("spilled_bytes_total", node.name), t, rt.objects.spilled_bytes.get(node.name, 0))
         specs = rt.tasks.all
-        for spec in specs[self.seen:]:
+        for spec in specs[self.seen :]:
             self.live[id(spec)] = spec
             self.by_id[spec.task_id[:12]] = spec
         self.seen = len(specs)
@@ -112,10 +113,14 @@ class Metrics:
         pending-task backlog, and restarts per actor. Read these first; drill down only when one moves."""
         rt = self.rt
         return {
-            "object_store_fill_pct": {n.name: self.value("object_store_fill_pct", rt.kernel.now, n.name)
-                                      for n in rt.nodes if n.alive},
-            "spill_rate_bytes_per_s": {n.name: self.rate("spilled_bytes_total", n.name, window)
-                                       for n in rt.nodes if n.alive},
+            "object_store_fill_pct": {
+                n.name: self.value("object_store_fill_pct", rt.kernel.now, n.name)
+                for n in rt.nodes
+                if n.alive
+            },
+            "spill_rate_bytes_per_s": {
+                n.name: self.rate("spilled_bytes_total", n.name, window) for n in rt.nodes if n.alive
+            },
             "pending_tasks": self.value("pending_tasks", rt.kernel.now),
             "actor_restarts": {repr(a): a.num_restarts for a in rt.actors.actors.values() if a.num_restarts},
         }
@@ -159,10 +164,13 @@ def pg_attempts(manager, now: float) -> int:
 def metrics(rt=None) -> Metrics:
     """The runtime's sampler, started on first call (it records from then on)."""
     from .. import context
+
     rt = rt or context.current()
     if rt is None:
-        raise RuntimeError("miniray is not initialized: call miniray.init() first, then "
-                           "miniray.sim.metrics() to start sampling.")
+        raise RuntimeError(
+            "miniray is not initialized: call miniray.init() first, then "
+            "miniray.sim.metrics() to start sampling."
+        )
     if getattr(rt, "metrics", None) is None:
         rt.metrics = Metrics(rt)
     return rt.metrics

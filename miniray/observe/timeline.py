@@ -11,6 +11,7 @@ it and the disk time spent reading spilled arguments. An attempt that outlives i
 presumed death (a zombie) stays open until it really ends. With a metrics sampler attached
 (`miniray.sim.metrics()`), its series become counter tracks.
 """
+
 from __future__ import annotations
 
 from .. import context
@@ -20,8 +21,14 @@ GCS = 1
 JOB_ID = "01000000"  # Ray's first job id; miniray runs one job
 RAYLET = 1
 T_FAULTS, T_PG, T_LIVENESS, T_ACTORS, T_LINEAGE, T_OTHER = 1, 2, 3, 4, 5, 6
-GCS_THREADS = {T_FAULTS: "faults", T_PG: "placement groups", T_LIVENESS: "liveness",
-               T_ACTORS: "actors", T_LINEAGE: "lineage (reconstruction)", T_OTHER: "other events"}
+GCS_THREADS = {
+    T_FAULTS: "faults",
+    T_PG: "placement groups",
+    T_LIVENESS: "liveness",
+    T_ACTORS: "actors",
+    T_LINEAGE: "lineage (reconstruction)",
+    T_OTHER: "other events",
+}
 
 
 def node_pid(name: str) -> int:
@@ -149,7 +156,12 @@ class _Builder:
         key = f["attempt"]
         call = key.rsplit("/", 1)[0]
         pid, tid = self.worker(f["node"], f["worker"])
-        args = {"attempt": key, "attempt_number": attempt_number(key), "node": f["node"], "worker": f["worker"]}
+        args = {
+            "attempt": key,
+            "attempt_number": attempt_number(key),
+            "node": f["node"],
+            "worker": f["worker"],
+        }
         prev = self.last_end.pop(call, None)
         if prev is not None:
             args["retry_of"], args["previous_outcome"] = prev
@@ -160,15 +172,25 @@ class _Builder:
             args["spilled_read_s"] = f["fetch_s"]
         spec = self.specs.get(call)
         cat = "actor_task" if spec is not None and spec.kind == "actor_task" else "task"
-        args.update(self.ray_args(spec.task_id if spec else None, f["task"],
-                                  spec.actor if spec is not None else None, f["worker"]))
+        args.update(
+            self.ray_args(
+                spec.task_id if spec else None,
+                f["task"],
+                spec.actor if spec is not None else None,
+                f["worker"],
+            )
+        )
         self.begin(key, f["task"], cat, t, pid, tid, args)
 
     def ray_args(self, task_id, name: str, actor, worker: int) -> dict:
         """The keys Ray's own timeline puts in every slice's args."""
-        return {"task_id": task_id, "func_or_class_name": name, "job_id": JOB_ID,
-                "actor_id": actor.actor_id if actor is not None else None,
-                "worker_id": self.worker_ids.get(worker)}
+        return {
+            "task_id": task_id,
+            "func_or_class_name": name,
+            "job_id": JOB_ID,
+            "actor_id": actor.actor_id if actor is not None else None,
+            "worker_id": self.worker_ids.get(worker),
+        }
 
     def on_task_finish(self, t, f):
         self.end(f["attempt"], t, "FINISHED")
@@ -216,8 +238,9 @@ class _Builder:
         name = actor.split("(")[0] + ".__init__"
         obj = self.actors.get(actor)
         args = {"actor": actor, "restart": f.get("restart", 0), "node": f["node"]}
-        args.update(self.ray_args(getattr(getattr(obj, "creation", None), "task_id", None), name, obj,
-                                  f["worker"]))
+        args.update(
+            self.ray_args(getattr(getattr(obj, "creation", None), "task_id", None), name, obj, f["worker"])
+        )
         self.begin(f"{actor}/init", name, "actor_creation", t, pid, tid, args)
 
     def on_actor_state(self, t, f):
@@ -320,6 +343,8 @@ def timeline(filename: str | None = None):
     """Like `ray.timeline`: the trace events, or None after writing them to `filename` as JSON."""
     rt = context.current() or context._state.get("last")
     if rt is None:
-        raise RuntimeError("No miniray run to export: call miniray.timeline() while a cluster is up "
-                           "(or right after miniray.sim.run, which keeps the last run).")
+        raise RuntimeError(
+            "No miniray run to export: call miniray.timeline() while a cluster is up "
+            "(or right after miniray.sim.run, which keeps the last run)."
+        )
     return finish(build(rt), filename)

@@ -4,6 +4,7 @@ Events are plain dicts: "X" complete slices (ts and dur in microseconds), "i" in
 "C" counters and "M" metadata that names processes and threads. The builder only orders and
 rounds them, so a trace is the same bytes for the same run.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,15 @@ class Trace:
             return
         self._named.add(("p", pid))
         self.meta.append({"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": name}})
-        self.meta.append({"name": "process_sort_index", "ph": "M", "pid": pid, "tid": 0,
-                          "args": {"sort_index": pid if sort_index is None else sort_index}})
+        self.meta.append(
+            {
+                "name": "process_sort_index",
+                "ph": "M",
+                "pid": pid,
+                "tid": 0,
+                "args": {"sort_index": pid if sort_index is None else sort_index},
+            }
+        )
 
     def thread(self, pid: int, tid: int, name: str, sort_index: int | None = None) -> None:
         key = ("t", pid, tid)
@@ -35,28 +43,74 @@ class Trace:
             return
         self._named.add(key)
         self.meta.append({"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": name}})
-        self.meta.append({"name": "thread_sort_index", "ph": "M", "pid": pid, "tid": tid,
-                          "args": {"sort_index": tid if sort_index is None else sort_index}})
+        self.meta.append(
+            {
+                "name": "thread_sort_index",
+                "ph": "M",
+                "pid": pid,
+                "tid": tid,
+                "args": {"sort_index": tid if sort_index is None else sort_index},
+            }
+        )
 
     def _add(self, ts: float, event: dict) -> None:
         self.events.append((ts, len(self.events), event))
 
-    def slice(self, name: str, cat: str, start: float, end: float, pid: int, tid: int,
-              args: dict | None = None, cname: str | None = None) -> None:
-        event = {"name": name, "cat": cat, "ph": "X", "ts": us(start), "dur": us(max(0.0, end - start)),
-                 "pid": pid, "tid": tid, "args": _clean(args)}
+    def slice(
+        self,
+        name: str,
+        cat: str,
+        start: float,
+        end: float,
+        pid: int,
+        tid: int,
+        args: dict | None = None,
+        cname: str | None = None,
+    ) -> None:
+        event = {
+            "name": name,
+            "cat": cat,
+            "ph": "X",
+            "ts": us(start),
+            "dur": us(max(0.0, end - start)),
+            "pid": pid,
+            "tid": tid,
+            "args": _clean(args),
+        }
         if cname:
             event["cname"] = cname  # a catapult colour name, as Ray's timeline sets
         self._add(start, event)
 
-    def instant(self, name: str, cat: str, t: float, pid: int, tid: int, args: dict | None = None,
-                scope: str = "t") -> None:
-        self._add(t, {"name": name, "cat": cat, "ph": "i", "s": scope, "ts": us(t), "pid": pid,
-                      "tid": tid, "args": _clean(args)})
+    def instant(
+        self, name: str, cat: str, t: float, pid: int, tid: int, args: dict | None = None, scope: str = "t"
+    ) -> None:
+        self._add(
+            t,
+            {
+                "name": name,
+                "cat": cat,
+                "ph": "i",
+                "s": scope,
+                "ts": us(t),
+                "pid": pid,
+                "tid": tid,
+                "args": _clean(args),
+            },
+        )
 
     def counter(self, name: str, t: float, pid: int, values: dict) -> None:
-        self._add(t, {"name": name, "cat": "metrics", "ph": "C", "ts": us(t), "pid": pid, "tid": 0,
-                      "args": _clean(values)})
+        self._add(
+            t,
+            {
+                "name": name,
+                "cat": "metrics",
+                "ph": "C",
+                "ts": us(t),
+                "pid": pid,
+                "tid": 0,
+                "args": _clean(values),
+            },
+        )
 
     def to_list(self) -> list[dict]:
         return list(self.meta) + [e for _, _, e in sorted(self.events, key=lambda x: (x[0], x[1]))]

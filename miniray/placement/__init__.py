@@ -9,6 +9,7 @@
 
 The Ray-shaped API is `miniray.util.placement_group`; `diagnose()` here is simulator-only.
 """
+
 from __future__ import annotations
 
 from .. import context
@@ -27,6 +28,7 @@ def manager(rt) -> PlacementManager:
 def diagnose() -> Diagnosis:
     """Why the current cluster's placement groups are stuck: cycles, starvation, hot loops."""
     from .diagnosis import diagnose as _diagnose
+
     rt = context.runtime("miniray.placement.diagnose")
     return _diagnose(manager(rt))
 

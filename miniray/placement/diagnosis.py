@@ -11,6 +11,7 @@ different fixes, so they are named separately:
 
 An edge W -> H means: a bundle of W can only go on nodes where H's reservations sit now.
 """
+
 from __future__ import annotations
 
 from ..cluster import label_matches
@@ -31,14 +32,20 @@ class Diagnosis:
     def lines(self) -> list[str]:
         out = []
         for text in self.cycle_strings():
-            out.append(f"  - placement-group cycle {text}: each holds capacity the next needs; "
-                       "retrying cannot help (add capacity or release a group's surviving bundles).")
+            out.append(
+                f"  - placement-group cycle {text}: each holds capacity the next needs; "
+                "retrying cannot help (add capacity or release a group's surviving bundles)."
+            )
         for label in self.spinning:
-            out.append(f"  - {label} is retried at rank 0 with no progress "
-                       f"({self.attempts[label]} scheduling attempts so far): activity, not progress.")
+            out.append(
+                f"  - {label} is retried at rank 0 with no progress "
+                f"({self.attempts[label]} scheduling attempts so far): activity, not progress."
+            )
         for label in self.starved:
-            out.append(f"  - {label} is due but has had 0 scheduling attempts: queue starvation "
-                       "(try _system_config={'placement_group_queue_policy': 'backoff'}).")
+            out.append(
+                f"  - {label} is due but has had 0 scheduling attempts: queue starvation "
+                "(try _system_config={'placement_group_queue_policy': 'backoff'})."
+            )
         for label in self.infeasible:
             out.append(f"  - {label} can never fit the alive nodes (INFEASIBLE): add a node.")
         return out
@@ -57,16 +64,20 @@ def wait_for_graph(manager) -> list[tuple]:
         if waiter.state not in ("PENDING", "RESCHEDULING"):
             continue
         for bundle in waiter.unplaced():
-            hosts = [n for n in manager.rt.nodes if n.alive and label_matches(n.labels, bundle.selector)
-                     and n.feasible(bundle.resources)]
+            hosts = [
+                n
+                for n in manager.rt.nodes
+                if n.alive and label_matches(n.labels, bundle.selector) and n.feasible(bundle.resources)
+            ]
             if any(n.fits(bundle.resources) for n in hosts):
                 continue  # room exists now: this bundle waits for a turn, not for a holder
             for node in hosts:
                 for holder in groups:
                     if holder is waiter or holder.state == "REMOVED":
                         continue
-                    if any(b.node is node and set(b.resources) & set(bundle.resources)
-                           for b in holder.bundles):
+                    if any(
+                        b.node is node and set(b.resources) & set(bundle.resources) for b in holder.bundles
+                    ):
                         edge = (waiter, holder, node)
                         if edge not in edges:
                             edges.append(edge)
@@ -101,17 +112,26 @@ def diagnose(manager) -> Diagnosis:
     edges = wait_for_graph(manager)
     cycles = [[g.label for g in c] for c in find_cycles(edges, list(manager.groups.values()))]
     queued = len(manager.queue)
-    starved = [e.group.label for e in manager.queue.entries
-               if e.rank <= now and e.group.scheduling_attempt == 0
-               and manager.total_attempts - e.group.queued_at_attempts > queued]
-    loop = manager.queue.rank_zero() + ([manager.in_flight] if manager.in_flight is not None
-                                        and manager.in_flight.rank == 0 else [])
-    spinning = [g.label for g in manager.groups.values()
-                if any(e.group is g for e in loop) and g.failed_version == manager.version]
+    starved = [
+        e.group.label
+        for e in manager.queue.entries
+        if e.rank <= now
+        and e.group.scheduling_attempt == 0
+        and manager.total_attempts - e.group.queued_at_attempts > queued
+    ]
+    loop = manager.queue.rank_zero() + (
+        [manager.in_flight] if manager.in_flight is not None and manager.in_flight.rank == 0 else []
+    )
+    spinning = [
+        g.label
+        for g in manager.groups.values()
+        if any(e.group is g for e in loop) and g.failed_version == manager.version
+    ]
     infeasible = [g.label for g in manager.infeasible]
     attempts = {g.label: g.scheduling_attempt for g in manager.groups.values()}
-    return Diagnosis([(w.label, h.label, n.name) for w, h, n in edges], cycles, starved,
-                     spinning, infeasible, attempts)
+    return Diagnosis(
+        [(w.label, h.label, n.name) for w, h, n in edges], cycles, starved, spinning, infeasible, attempts
+    )
 
 
 class RescheduleContext:

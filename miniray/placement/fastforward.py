@@ -14,6 +14,7 @@ Every way in (a node dying or joining, a dispatch pass, a group created, removed
 Times are computed as anchor + n * cost, exactly as the event-by-event path computes them,
 which is what the tests compare against.
 """
+
 from __future__ import annotations
 
 import math

@@ -6,6 +6,7 @@ alive nodes' totals)? The second answer separates NO_RESOURCES, which is retried
 INFEASIBLE, which waits for a node to join. Bundles already placed stay where they are: that is
 how a recovering group keeps its survivors.
 """
+
 from __future__ import annotations
 
 from ..cluster import EPS, label_matches
@@ -44,8 +45,11 @@ def assign(group, nodes, use_totals: bool = False) -> dict | None:
             for k, v in b.resources.items():
                 need[k] = need.get(k, 0.0) + v
         for node in homes or alive:  # a recovering group must come back to its survivors' node
-            if node.alive and all(label_matches(node.labels, b.selector) for b in todo) \
-                    and _fits(pools.get(node.index, {}), need):
+            if (
+                node.alive
+                and all(label_matches(node.labels, b.selector) for b in todo)
+                and _fits(pools.get(node.index, {}), need)
+            ):
                 return {b.index: node for b in todo}
         return None
     out: dict = {}

@@ -5,13 +5,21 @@ come back as node resources named after the group (`CPU_group_<i>_<pgid>` for bu
 wildcard `CPU_group_<pgid>`). A task placed in the group asks for those names instead of `CPU`,
 so plain tasks can never use reserved capacity and the group's tasks can never use anything else.
 """
+
 from __future__ import annotations
 
 STATES = ("PENDING", "CREATED", "RESCHEDULING", "REMOVED")
 STRATEGIES = ("PACK", "SPREAD", "STRICT_PACK", "STRICT_SPREAD")
 # Ray's PlacementGroupStats.scheduling_state values.
-SCHEDULING_STATES = ("QUEUED", "REMOVED", "SCHEDULING_STARTED", "NO_RESOURCES", "INFEASIBLE",
-                     "FAILED_TO_COMMIT_RESOURCES", "FINISHED")
+SCHEDULING_STATES = (
+    "QUEUED",
+    "REMOVED",
+    "SCHEDULING_STARTED",
+    "NO_RESOURCES",
+    "INFEASIBLE",
+    "FAILED_TO_COMMIT_RESOURCES",
+    "FINISHED",
+)
 
 
 def bundle_resource(name: str, pg_id: str, index: int | None = None) -> str:

@@ -9,12 +9,13 @@ failures back to rank 0, nothing can change until something outside the loop hap
 every such happening (a node dying or joining, resources released, a group created, removed
 or read) first settles the segment at that instant. Counts stay exact; events stay few.
 """
+
 from __future__ import annotations
 
 from .. import exceptions as exc
 from . import fastforward, fit, policies
-from .group import Bundle, Group, formatted
 from .fastforward import Segment
+from .group import Bundle, Group, formatted
 from .queue import PendingQueue
 
 ATTEMPT_COST_S = 4.5e-6
@@ -27,8 +28,10 @@ class PlacementManager:
         self.policy = policies.resolve(cfg.get("placement_group_queue_policy"))
         self.cost = float(cfg.get("placement_group_attempt_cost_s", ATTEMPT_COST_S))
         if not self.cost > 0:
-            raise ValueError(f"placement_group_attempt_cost_s must be a positive number of virtual "
-                             f"seconds (default {ATTEMPT_COST_S}), got {self.cost!r}.")
+            raise ValueError(
+                f"placement_group_attempt_cost_s must be a positive number of virtual "
+                f"seconds (default {ATTEMPT_COST_S}), got {self.cost!r}."
+            )
         self.rescheduler = cfg.get("placement_group_rescheduler")
         self.groups: dict[str, Group] = {}
         self.queue = PendingQueue()
@@ -48,8 +51,13 @@ class PlacementManager:
     # -- the driver's calls --------------------------------------------------------------------
     def create(self, pg_id: str, bundles: list, strategy: str, name: str, selectors: list) -> Group:
         self.settle()
-        group = Group(pg_id, name, [Bundle(i, b, s) for i, (b, s) in enumerate(zip(bundles, selectors))],
-                      strategy, self.rt.kernel.now)
+        group = Group(
+            pg_id,
+            name,
+            [Bundle(i, b, s) for i, (b, s) in enumerate(zip(bundles, selectors))],
+            strategy,
+            self.rt.kernel.now,
+        )
         self.groups[pg_id] = group
         self.rt.emit("pg.create", pg=group.label, strategy=strategy, bundles=len(bundles))
         self._enqueue(group)
@@ -70,14 +78,19 @@ class PlacementManager:
             self.infeasible.remove(group)
         entries, group.ready_entries = group.ready_entries, []
         for entry, _handle in entries:
-            self.rt.objects.fail(entry, exc.TaskPlacementGroupRemoved(
-                f"Placement group {group.label} was removed before it was created."))
+            self.rt.objects.fail(
+                entry,
+                exc.TaskPlacementGroupRemoved(
+                    f"Placement group {group.label} was removed before it was created."
+                ),
+            )
         self.version += 1
         self.rt.request_dispatch()  # its reservations went back to the nodes' pools
         self._kick()
 
     def _kill_users(self, group: Group) -> None:
         """As Ray does, removing a group kills the actors and running tasks placed in it."""
+
         def inside(opts) -> bool:
             pg = getattr(opts.get("scheduling_strategy"), "placement_group", None)
             return pg is not None and pg.id == group.pg_id
@@ -86,15 +99,21 @@ class PlacementManager:
             if actor.state != "DEAD" and inside(actor.opts):
                 self.rt.actors.kill(actor, no_restart=True)
         for spec in list(self.rt.tasks.all):
-            if spec.kind == "task" and spec.state == "RUNNING" and spec.worker is not None and inside(spec.opts):
+            if (
+                spec.kind == "task"
+                and spec.state == "RUNNING"
+                and spec.worker is not None
+                and inside(spec.opts)
+            ):
                 self.rt.kill_worker(spec.worker, "placement_group_removed")
 
     def ready_entry(self, group: Group, entry, handle) -> None:
         if group.state == "CREATED":
             self.rt.objects.store(entry, handle, entry.owner.node)
         elif group.state == "REMOVED":
-            self.rt.objects.fail(entry, exc.TaskPlacementGroupRemoved(
-                f"Placement group {group.label} was removed."))
+            self.rt.objects.fail(
+                entry, exc.TaskPlacementGroupRemoved(f"Placement group {group.label} was removed.")
+            )
         else:
             group.ready_entries.append((entry, handle))
 
@@ -116,8 +135,7 @@ class PlacementManager:
                 continue
             for bundle in lost:
                 bundle.node = None  # the reservation died with the node
-            self.rt.emit("pg.bundles_lost", pg=group.label, node=node.name,
-                         bundles=[b.index for b in lost])
+            self.rt.emit("pg.bundles_lost", pg=group.label, node=node.name, bundles=[b.index for b in lost])
             if group.state == "CREATED":
                 self._set_state(group, "RESCHEDULING")
                 group.scheduling_state = "QUEUED"
@@ -179,7 +197,8 @@ class PlacementManager:
         """The rescheduler (if any) already saw each recovering group fail against this state,
         so it won't be asked again until the state changes: the next failures are plain."""
         return self.rescheduler is None or all(
-            e.group.consulted == self.version for e in entries if e.group.state == "RESCHEDULING")
+            e.group.consulted == self.version for e in entries if e.group.state == "RESCHEDULING"
+        )
 
     def begin_hot_loop(self, now: float) -> None:
         self._next_slot(now)
@@ -212,7 +231,12 @@ class PlacementManager:
     def _arm_tick(self, rank: float) -> None:
         when = fastforward.tick_after(rank)
         timer = self._tick_timer
-        if timer is not None and not timer.cancelled and timer.time <= when and timer.time >= self.rt.kernel.now:
+        if (
+            timer is not None
+            and not timer.cancelled
+            and timer.time <= when
+            and timer.time >= self.rt.kernel.now
+        ):
             return
         if timer is not None:
             timer.cancel()
@@ -250,6 +274,7 @@ class PlacementManager:
         if recovering and self.rescheduler is not None and group.consulted != self.version:
             group.consulted = self.version  # nothing it can see changes until the version does
             from .diagnosis import RescheduleContext
+
             self.rescheduler(RescheduleContext(self, group))
 
     def _commit(self, group: Group, plan: dict) -> None:
@@ -274,8 +299,12 @@ class PlacementManager:
         if not zero or not self.consulted_all(zero):
             return False
         now = self.rt.kernel.now
-        return all(e.group.failed_version == self.version and e.group.state != "REMOVED"
-                   and policies.decide(self.policy, e.group, now) == "front" for e in zero)
+        return all(
+            e.group.failed_version == self.version
+            and e.group.state != "REMOVED"
+            and policies.decide(self.policy, e.group, now) == "front"
+            for e in zero
+        )
 
     def settle(self) -> None:
         """Bring arithmetic shortcuts (a hot loop, skipped ticks) up to `now` as real state."""
@@ -312,7 +341,11 @@ class PlacementManager:
     def unschedulable(self, spec, strategy):
         group = self.groups.get(strategy.placement_group.id)
         if group is not None and group.state == "REMOVED":
-            cls = exc.ActorPlacementGroupRemoved if spec.kind == "actor_creation" else exc.TaskPlacementGroupRemoved
+            cls = (
+                exc.ActorPlacementGroupRemoved
+                if spec.kind == "actor_creation"
+                else exc.TaskPlacementGroupRemoved
+            )
             return cls(f"{spec.name} was scheduled into placement group {group.label}, which was removed.")
         return None
 
@@ -321,6 +354,7 @@ class PlacementManager:
         if not self.groups:
             return []
         from .diagnosis import diagnose
+
         return diagnose(self).lines()
 
     def _set_state(self, group: Group, state: str) -> None:

@@ -16,9 +16,10 @@ time): the simulator may then compute a hot loop's attempts arithmetically inste
 one event per attempt. Without it a policy that keeps answering "front" runs attempt by
 attempt, exactly but slowly (about 220,000 events per virtual second).
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 
 def ray_2_60(pg, now: float) -> str:
@@ -51,12 +52,15 @@ def resolve(choice) -> Callable:
     raise ValueError(
         f"Unknown placement_group_queue_policy {choice!r}: use one of {sorted(POLICIES)} or a "
         "callable policy(pg, now) -> 'front' | 'backoff', e.g. "
-        "init(_system_config={'placement_group_queue_policy': 'backoff'}).")
+        "init(_system_config={'placement_group_queue_policy': 'backoff'})."
+    )
 
 
 def decide(policy: Callable, pg, now: float) -> str:
     answer = policy(pg, now)
     if answer not in ("front", "backoff"):
-        raise ValueError(f"placement_group_queue_policy {getattr(policy, '__name__', policy)!r} "
-                         f"returned {answer!r} for {pg.label}; a policy must return 'front' or 'backoff'.")
+        raise ValueError(
+            f"placement_group_queue_policy {getattr(policy, '__name__', policy)!r} "
+            f"returned {answer!r} for {pg.label}; a policy must return 'front' or 'backoff'."
+        )
     return answer

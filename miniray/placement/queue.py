@@ -5,6 +5,7 @@ for rank 0, which fresh node-loss recovery uses to jump the line. Equal ranks ke
 order (Ray's btree_multimap inserts after equal keys), so two groups at rank 0 take turns.
 Only the front group is ever considered: if it is not due yet, nothing behind it is either.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -20,8 +21,12 @@ class Backoff:
 
     __slots__ = ("current", "minimum", "multiplier", "maximum")
 
-    def __init__(self, minimum: float = BACKOFF_MIN_S, multiplier: float = BACKOFF_MULTIPLIER,
-                 maximum: float = BACKOFF_MAX_S):
+    def __init__(
+        self,
+        minimum: float = BACKOFF_MIN_S,
+        multiplier: float = BACKOFF_MULTIPLIER,
+        maximum: float = BACKOFF_MAX_S,
+    ):
         self.current = self.minimum = minimum
         self.multiplier = multiplier
         self.maximum = maximum
@@ -31,7 +36,7 @@ class Backoff:
         self.current = min(self.current * self.multiplier, self.maximum)
         return delay
 
-    def copy(self) -> "Backoff":
+    def copy(self) -> Backoff:
         b = Backoff(self.minimum, self.multiplier, self.maximum)
         b.current = self.current
         return b

@@ -1,4 +1,10 @@
 """Ray's `ray.util` pieces that miniray mirrors."""
-from .placement_group import (get_current_placement_group, get_placement_group, placement_group, placement_group_table,  # noqa: F401
-                              remove_placement_group)
+
+from .placement_group import (
+    get_current_placement_group,
+    get_placement_group,
+    placement_group,
+    placement_group_table,  # noqa: F401
+    remove_placement_group,
+)
 from .scheduling_strategies import NodeAffinitySchedulingStrategy, PlacementGroupSchedulingStrategy  # noqa: F401

@@ -7,6 +7,7 @@
 
 The scheduling itself (queue, policies, recovery after node loss) lives in `miniray.placement`.
 """
+
 from __future__ import annotations
 
 from .. import api, context
@@ -45,8 +46,10 @@ class PlacementGroup:
         rt = context.runtime(what)
         group = _manager(rt).groups.get(self.id)
         if group is None:
-            raise ValueError(f"Placement group {self.id} is not in this cluster; it was created by "
-                             "another miniray session. Create it again after init().")
+            raise ValueError(
+                f"Placement group {self.id} is not in this cluster; it was created by "
+                "another miniray session. Create it again after init()."
+            )
         return rt, group
 
     def ready(self):
@@ -67,12 +70,20 @@ class PlacementGroup:
         return bool(ready)
 
 
-def placement_group(bundles: list, strategy: str = "PACK", name: str = "", lifetime=None,
-                    _soft_target_node_id=None, bundle_label_selector: list | None = None) -> PlacementGroup:
+def placement_group(
+    bundles: list,
+    strategy: str = "PACK",
+    name: str = "",
+    lifetime=None,
+    _soft_target_node_id=None,
+    bundle_label_selector: list | None = None,
+) -> PlacementGroup:
     """Ask for `bundles` (a list of resource dicts) to be reserved under `strategy`."""
     if not isinstance(bundles, list) or not bundles:
-        raise ValueError("The placement group `bundles` argument must be a non-empty list of "
-                         "resource dicts, e.g. [{'CPU': 1}, {'CPU': 1}].")
+        raise ValueError(
+            "The placement group `bundles` argument must be a non-empty list of "
+            "resource dicts, e.g. [{'CPU': 1}, {'CPU': 1}]."
+        )
     for b in bundles:
         if not isinstance(b, dict) or not b:
             raise ValueError(f"Bundles must be non-empty dicts of resource name to amount; got {b!r}.")
@@ -80,24 +91,31 @@ def placement_group(bundles: list, strategy: str = "PACK", name: str = "", lifet
             if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
                 raise ValueError(f"Bundle resource amounts must be non-negative numbers: {k}={v!r}.")
         if all(v == 0 for v in b.values()):
-            raise ValueError(f"Bundles cannot contain only zero resources: {b!r}. Ask for at least "
-                             "one resource, e.g. {'CPU': 1}.")
+            raise ValueError(
+                f"Bundles cannot contain only zero resources: {b!r}. Ask for at least "
+                "one resource, e.g. {'CPU': 1}."
+            )
     if strategy not in STRATEGIES:
-        raise ValueError(f"Invalid placement group strategy {strategy!r}. Supported strategies "
-                         f"are: {list(STRATEGIES)}.")
+        raise ValueError(
+            f"Invalid placement group strategy {strategy!r}. Supported strategies are: {list(STRATEGIES)}."
+        )
     if lifetime not in (None, "detached"):
         raise ValueError("Placement group `lifetime` argument must be either `None` or 'detached'.")
     selectors = bundle_label_selector if bundle_label_selector is not None else [{}] * len(bundles)
     if len(selectors) != len(bundles):
-        raise ValueError(f"bundle_label_selector has {len(selectors)} entries for {len(bundles)} "
-                         "bundles; give one selector dict per bundle (use {} for no constraint).")
+        raise ValueError(
+            f"bundle_label_selector has {len(selectors)} entries for {len(bundles)} "
+            "bundles; give one selector dict per bundle (use {} for no constraint)."
+        )
     rt = context.runtime("placement_group")
     mgr = _manager(rt)
 
     def live():  # journaled inside a task body: a replay must not see its own group as a clash
         if name and any(g.name == name and g.state != "REMOVED" for g in mgr.groups.values()):
-            raise ValueError(f"Failed to create placement group '{name}' because name is already "
-                             "taken; pick another name or remove_placement_group() the old one.")
+            raise ValueError(
+                f"Failed to create placement group '{name}' because name is already "
+                "taken; pick another name or remove_placement_group() the old one."
+            )
         pg_id = rt.ids.new("pg")
         mgr.create(pg_id, [dict(b) for b in bundles], strategy, name, [dict(s) for s in selectors])
         return PlacementGroup(pg_id, bundles)
@@ -108,7 +126,9 @@ def placement_group(bundles: list, strategy: str = "PACK", name: str = "", lifet
 def remove_placement_group(placement_group: PlacementGroup) -> None:
     """Release the group's reservations; a removed group never comes back."""
     if not isinstance(placement_group, PlacementGroup):
-        raise TypeError(f"remove_placement_group() takes a PlacementGroup, got {type(placement_group).__name__}.")
+        raise TypeError(
+            f"remove_placement_group() takes a PlacementGroup, got {type(placement_group).__name__}."
+        )
     rt, group = placement_group._group("remove_placement_group")
     context.interact(rt, lambda: _manager(rt).remove(group))
 
@@ -141,5 +161,11 @@ def placement_group_table(placement_group: PlacementGroup | None = None) -> dict
     return table.get(placement_group.id, {})
 
 
-__all__ = ["PlacementGroup", "placement_group", "remove_placement_group", "get_placement_group",
-           "get_current_placement_group", "placement_group_table"]
+__all__ = [
+    "PlacementGroup",
+    "placement_group",
+    "remove_placement_group",
+    "get_placement_group",
+    "get_current_placement_group",
+    "placement_group_table",
+]

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from site_browser import CHROMIUM, CHROMIUM_ARGS, REPO, SITE
 
 sys.path.insert(0, str(REPO / "hooks"))  # pyodide_lock, for the lock tests; site_server
@@ -74,9 +73,11 @@ class Traffic:
     errors: list[str] = field(default_factory=list)
 
     def off_site(self) -> list[str]:
-        return [u for u in self.requests
-                if not u.startswith(("http://127.0.0.1:", "data:", "blob:", "about:"))
-                and u not in self.allowed]
+        return [
+            u
+            for u in self.requests
+            if not u.startswith(("http://127.0.0.1:", "data:", "blob:", "about:")) and u not in self.allowed
+        ]
 
     def assert_clean(self) -> None:
         assert self.off_site() == [], "requests left 127.0.0.1"

@@ -16,8 +16,14 @@ CHROMIUM = "/usr/bin/chromium"
 # Flags for a root, headless, offline machine: without the networking ones Chromium keeps
 # trying Google's hosts, which this network refuses.
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 BOOT_TIMEOUT_MS = 120_000  # a cold kernel boot on 2 busy cores, with margin
@@ -74,8 +80,7 @@ def start_playground(page: Page) -> tuple[FrameLocator, Frame]:
     return frame_locator, frame
 
 
-def edit_and_save(page: Page, frame_locator: FrameLocator, storage: str, path: str,
-                  marker: str) -> None:
+def edit_and_save(page: Page, frame_locator: FrameLocator, storage: str, path: str, marker: str) -> None:
     """Append `marker` to the first code cell as a learner would, save, and wait until the saved
     copy in the lab's browser storage has it."""
     editor = frame_locator.locator(".jp-CodeCell .cm-content").first
@@ -86,7 +91,9 @@ def edit_and_save(page: Page, frame_locator: FrameLocator, storage: str, path: s
     page.wait_for_function(
         "async (args) => { const m = await (" + READ_SAVED_COPY_JS + ")(args);"
         " return !!m && JSON.stringify(m.content).includes(args[2]); }",
-        arg=[storage, path, marker], timeout=30_000)
+        arg=[storage, path, marker],
+        timeout=30_000,
+    )
 
 
 def run_all_cells(frame: Frame) -> None:

@@ -1,4 +1,4 @@
-""""Download .ipynb" on a lesson page, in real Chromium: the notebook as shipped until the
+""" "Download .ipynb" on a lesson page, in real Chromium: the notebook as shipped until the
 learner saves a copy in the lab, then that copy (it lives only in the browser's IndexedDB)."""
 
 from __future__ import annotations
@@ -7,15 +7,13 @@ import json
 import subprocess
 
 import pytest
-
 from site_browser import AGE_SAVED_COPY_JS, REPO, edit_and_save, panel_data, start_lab
 
 pytestmark = pytest.mark.browser
 
 EDIT_MARKER = "# learner edit for download 5821"
 # nbformat's own validator, from the venv that builds the site (the test venv lacks it).
-VALIDATE_NOTEBOOK = ("import nbformat, sys; "
-                     "nbformat.validate(nbformat.reads(sys.stdin.read(), as_version=4))")
+VALIDATE_NOTEBOOK = "import nbformat, sys; nbformat.validate(nbformat.reads(sys.stdin.read(), as_version=4))"
 
 
 def _download(page) -> tuple[str, bytes]:
@@ -28,13 +26,13 @@ def _download(page) -> tuple[str, bytes]:
 
 
 def _assert_valid_notebook(body: bytes) -> None:
-    result = subprocess.run([str(REPO / ".venv-site/bin/python"), "-c", VALIDATE_NOTEBOOK],
-                            input=body, capture_output=True)
+    result = subprocess.run(
+        [str(REPO / ".venv-site/bin/python"), "-c", VALIDATE_NOTEBOOK], input=body, capture_output=True
+    )
     assert result.returncode == 0, result.stderr.decode()[-2000:]
 
 
-def test_download_gives_the_shipped_notebook_until_the_learner_saves_a_copy(
-        new_context, base_url, site_dir):
+def test_download_gives_the_shipped_notebook_until_the_learner_saves_a_copy(new_context, base_url, site_dir):
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     lesson = base_url + "lessons/first-tasks/"

@@ -11,9 +11,8 @@ import subprocess
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
-import pytest
-
 import lesson_figures
+import pytest
 from site_browser import REPO
 
 pytestmark = pytest.mark.browser
@@ -98,8 +97,13 @@ def test_a_second_build_writes_the_same_svg_bytes(site_dir, tmp_path):
     mkdocs = REPO / ".venv-site/bin/mkdocs"
     _site_python()
     env = dict(os.environ, FAULT_LINES_SKIP_LITE="1", NO_MKDOCS_2_WARNING="1")
-    result = subprocess.run([str(mkdocs), "build", "--strict", "-d", str(tmp_path / "site")],
-                            cwd=REPO, env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-d", str(tmp_path / "site")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     again = (tmp_path / "site/figures" / f"{FIGURE}.svg").read_bytes()
     assert again == (site_dir / "figures" / f"{FIGURE}.svg").read_bytes()
@@ -121,8 +125,8 @@ def test_a_figure_without_alt_text_is_refused(tmp_path):
     """Alt text is not optional: a script that returns an empty one fails like a broken one."""
     script = tmp_path / "silent.py"
     script.write_text(
-        "from matplotlib.figure import Figure\n"
-        "def figure():\n    return Figure(), '  ', 'a caption'\n")
+        "from matplotlib.figure import Figure\ndef figure():\n    return Figure(), '  ', 'a caption'\n"
+    )
     with pytest.raises(lesson_figures.FigureError, match="figure 'silent'.*empty alt text"):
         lesson_figures.render(script, python=_site_python())
 

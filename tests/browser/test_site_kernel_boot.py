@@ -11,15 +11,15 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from site_browser import (
-    execute_in_kernel, run_all_cells, start_lab, stdout_of, wait_for_output)
+from site_browser import execute_in_kernel, run_all_cells, start_lab, stdout_of, wait_for_output
 
 pytestmark = pytest.mark.browser
 
 LESSON = "lessons/first-tasks/"
-OFFLINE_SENTENCE = ("matplotlib needs the network: plots and the packages they use come from "
-                    "Pyodide's CDN in the browser, and everything else in this lab works offline.")
+OFFLINE_SENTENCE = (
+    "matplotlib needs the network: plots and the packages they use come from "
+    "Pyodide's CDN in the browser, and everything else in this lab works offline."
+)
 
 CACHED_SNAPSHOT_JS = """async (bootId) => {
   const cache = await caches.open("fault-lines-kernel");
@@ -49,7 +49,10 @@ def _wait_for_snapshot(page, boot_id) -> dict:
     """The snapshot is written in the background after the first boot: wait until both parts are."""
     page.wait_for_function(
         "async (bootId) => { const s = await (" + CACHED_SNAPSHOT_JS + ")(bootId);"
-        " return s.memory > 1e6 && s['site-packages'] > 1e6; }", arg=boot_id, timeout=60_000)
+        " return s.memory > 1e6 && s['site-packages'] > 1e6; }",
+        arg=boot_id,
+        timeout=60_000,
+    )
     return page.evaluate(CACHED_SNAPSHOT_JS, boot_id)
 
 
@@ -103,11 +106,17 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
     assert stdout_of(execute_in_kernel(frame, "import random; print(random.random())")) != first_draw
 
     # Modules not imported at boot load from the restored site-packages; completion works.
-    out = stdout_of(execute_in_kernel(frame, (
-        "import ipywidgets, jedi\n"
-        "print(ipywidgets.__version__, [c.name for c in jedi.Script('import os; os.pa').complete()][:2])\n"
-        "print(sorted(n for n in ('NeedsTheNetwork', 'install', 'sys', 'miniray', 'micropip', 'gc', 'still_open') if n in dir()))\n"
-        "import micropip; print(micropip.list()['miniray'].version)")))
+    out = stdout_of(
+        execute_in_kernel(
+            frame,
+            (
+                "import ipywidgets, jedi\n"
+                "print(ipywidgets.__version__, [c.name for c in jedi.Script('import os; os.pa').complete()][:2])\n"
+                "print(sorted(n for n in ('NeedsTheNetwork', 'install', 'sys', 'miniray', 'micropip', 'gc', 'still_open') if n in dir()))\n"
+                "import micropip; print(micropip.list()['miniray'].version)"
+            ),
+        )
+    )
     assert out.splitlines() == ["8.1.9 ['pardir', 'path']", "[]", "0.1.0"], out
     # The offline notice came back with the snapshot.
     assert _offline_plot_error(frame)["evalue"] == OFFLINE_SENTENCE
@@ -128,7 +137,9 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
     traffic.assert_clean()
 
 
-def test_a_snapshot_that_cannot_be_restored_costs_a_cold_start_not_a_broken_lab(new_context, base_url, boot_id):
+def test_a_snapshot_that_cannot_be_restored_costs_a_cold_start_not_a_broken_lab(
+    new_context, base_url, boot_id
+):
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     console = []

@@ -8,10 +8,16 @@ slow part, so every check that can share a boot does.
 from __future__ import annotations
 
 import pytest
-
 from site_browser import (
-    AGE_SAVED_COPY_JS, READ_SAVED_COPY_JS, REPO, edit_and_save, panel_data, run_all_cells, start_lab,
-    wait_for_output)
+    AGE_SAVED_COPY_JS,
+    READ_SAVED_COPY_JS,
+    REPO,
+    edit_and_save,
+    panel_data,
+    run_all_cells,
+    start_lab,
+    wait_for_output,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -58,8 +64,9 @@ def test_lesson_lab_runs_miniray_keeps_edits_and_flags_stale_copy(new_context, b
 
 
 def test_widget_slider_drives_python_on_a_phone_in_dark_mode(new_context, base_url):
-    context, traffic = new_context(viewport={"width": 390, "height": 844}, color_scheme="dark",
-                                   device_scale_factor=2, has_touch=True)
+    context, traffic = new_context(
+        viewport={"width": 390, "height": 844}, color_scheme="dark", device_scale_factor=2, has_touch=True
+    )
     page = context.new_page()
     page.goto(base_url + "lessons/widgets/")
     assert page.evaluate("document.body.dataset.mdColorScheme") == "slate"
@@ -75,8 +82,7 @@ def test_widget_slider_drives_python_on_a_phone_in_dark_mode(new_context, base_u
     wait_for_output(frame_locator, "tasks=6 results=[0, 2, 4, 6, 8, 10]")
 
     # Follows the page's dark scheme, and fits the phone: nothing wider than the screen.
-    frame.wait_for_function("() => document.body.dataset.jpThemeName === 'JupyterLab Dark'",
-                            timeout=30_000)
+    frame.wait_for_function("() => document.body.dataset.jpThemeName === 'JupyterLab Dark'", timeout=30_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator("iframe.fl-lab__iframe").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import pyodide_lock
+import pytest
 from site_browser import REPO
 
 pytestmark = pytest.mark.browser

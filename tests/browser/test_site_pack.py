@@ -11,9 +11,8 @@ import json
 import struct
 import zipfile
 
-import pytest
-
 import kernel_pack
+import pytest
 
 pytestmark = pytest.mark.browser
 
@@ -26,9 +25,9 @@ def pyodide_dir(site_dir):
 def _read_pack(path):
     raw = gzip.decompress(path.read_bytes())
     (length,) = struct.unpack("<I", raw[:4])
-    header = json.loads(raw[4:4 + length])
-    data = raw[4 + length:]
-    return header, {p: data[o:o + n] for p, o, n in header["files"]}
+    header = json.loads(raw[4 : 4 + length])
+    data = raw[4 + length :]
+    return header, {p: data[o : o + n] for p, o, n in header["files"]}
 
 
 def test_the_pack_holds_every_boot_wheel_file_plus_loadpackages_markers(site_dir, pyodide_dir):
@@ -40,7 +39,8 @@ def test_the_pack_holds_every_boot_wheel_file_plus_loadpackages_markers(site_dir
     lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text())
     config = json.loads((site_dir / "lite/jupyter-lite.json").read_text())["jupyter-config-data"]
     roots = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"][
-        "loadPyodideOptions"]["packages"]
+        "loadPyodideOptions"
+    ]["packages"]
     boot = kernel_pack.boot_closure(lock, roots)
     assert set(header["loaded"]) == set(boot) and "miniray" in boot and "ipython" in boot
     assert set(header["loaded"].values()) == {"default channel"}

@@ -10,20 +10,26 @@ import urllib.parse
 import urllib.request
 
 import pytest
-
 from site_browser import REPO
 
 pytestmark = pytest.mark.browser
 
 LINK = re.compile(r'(?:href|src)="([^"#]+)')
-LITE_ENTRY_POINTS = ["lite/lab/index.html", "lite/notebooks/index.html", "lite/jupyter-lite.json",
-                     "lite/static/pyodide/pyodide-lock.json"]
+LITE_ENTRY_POINTS = [
+    "lite/lab/index.html",
+    "lite/notebooks/index.html",
+    "lite/jupyter-lite.json",
+    "lite/static/pyodide/pyodide-lock.json",
+]
 
 
 def _pages(site_dir):
     """The MkDocs pages: every HTML file outside the JupyterLite build."""
-    return sorted(p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html")
-                  if p.relative_to(site_dir).parts[0] != "lite")
+    return sorted(
+        p.relative_to(site_dir).as_posix()
+        for p in site_dir.rglob("*.html")
+        if p.relative_to(site_dir).parts[0] != "lite"
+    )
 
 
 def _status(url: str) -> int:
@@ -65,6 +71,11 @@ def test_mkdocs_build_strict_passes(tmp_path):
         pytest.skip("site tools not installed: run `make site`")
     # The pages and links only: the JupyterLite part is built (and checked) by `make site`.
     env = dict(os.environ, FAULT_LINES_SKIP_LITE="1", NO_MKDOCS_2_WARNING="1")
-    result = subprocess.run([str(mkdocs), "build", "--strict", "-d", str(tmp_path / "site")],
-                            cwd=REPO, env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-d", str(tmp_path / "site")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-3000:]

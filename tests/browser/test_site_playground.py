@@ -7,7 +7,6 @@ The page promises exercises too; exercises/ has none yet, so only lessons are ch
 from __future__ import annotations
 
 import pytest
-
 from site_browser import BOOT_TIMEOUT_MS, run_all_cells, start_playground, wait_for_output
 
 pytestmark = pytest.mark.browser

@@ -64,8 +64,9 @@ def run_scenario(python, backend, scenario, workdir, timeout=TIMEOUT_S):
         env["RAY_TMPDIR"] = ray_tmp
     cmd = [str(python), str(RUNNER), backend, scenario, str(workdir)]
     started = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=env, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
+    )
     try:
         output, _ = proc.communicate(timeout=timeout)
         timed_out = False
@@ -81,12 +82,11 @@ def run_scenario(python, backend, scenario, workdir, timeout=TIMEOUT_S):
     observations, wall_s = None, process_s
     for line in output.splitlines():
         if line.startswith(RESULT_MARKER):
-            payload = json.loads(line[len(RESULT_MARKER):])
+            payload = json.loads(line[len(RESULT_MARKER) :])
             observations, wall_s = payload["observations"], payload["wall_s"]
     if timed_out:
         output += f"\n[harness] killed after {timeout} s"
-    return RunResult(backend, scenario, observations, wall_s, process_s,
-                     output[-6000:], " ".join(cmd))
+    return RunResult(backend, scenario, observations, wall_s, process_s, output[-6000:], " ".join(cmd))
 
 
 def _kill_group(pgid):
@@ -140,8 +140,12 @@ def mismatch_report(scenario, first_name, first, second_name, second, diffs):
     return "\n".join(
         [f"scenario {scenario}: {len(diffs)} difference(s) between {first_name} and {second_name}"]
         + ["  " + d for d in diffs]
-        + [f"{first_name} observed:", json.dumps(first, indent=2, sort_keys=True),
-           f"{second_name} observed:", json.dumps(second, indent=2, sort_keys=True)]
+        + [
+            f"{first_name} observed:",
+            json.dumps(first, indent=2, sort_keys=True),
+            f"{second_name} observed:",
+            json.dumps(second, indent=2, sort_keys=True),
+        ]
     )
 
 

@@ -22,8 +22,9 @@ def main(argv):
     wanted = argv[1:] or scenario_names()
     jobs = [(name, i) for i in (1, 2) for name in wanted]
     with tempfile.TemporaryDirectory(prefix="conformance-record-") as base, ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(
-            lambda job: run_scenario(ray_python, "ray", job[0], f"{base}/{job[0]}-{job[1]}"), jobs))
+        results = list(
+            pool.map(lambda job: run_scenario(ray_python, "ray", job[0], f"{base}/{job[0]}-{job[1]}"), jobs)
+        )
     by_name = {}
     for result in results:
         if not result.ok:

@@ -35,9 +35,7 @@ def _prepare_ray_env():
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     # Worker processes unpickle scenario closures that reference _observe by
     # module name, so they must find the scenarios directory too.
-    os.environ["PYTHONPATH"] = os.pathsep.join(
-        p for p in (SCENARIOS, os.environ.get("PYTHONPATH", "")) if p
-    )
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (SCENARIOS, os.environ.get("PYTHONPATH", "")) if p)
     return tmp
 
 
@@ -75,7 +73,9 @@ def main(argv):
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
     json.dumps(observations)  # fail here, not in the reader, if not serialisable
-    print(RESULT_MARKER + json.dumps({"observations": observations, "wall_s": wall}, sort_keys=True), flush=True)
+    print(
+        RESULT_MARKER + json.dumps({"observations": observations, "wall_s": wall}, sort_keys=True), flush=True
+    )
     return 0
 
 

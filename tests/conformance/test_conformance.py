@@ -40,22 +40,22 @@ def real_ray_runs(tmp_path_factory):
     """Futures of every scenario's real-Ray run, all submitted at once, RAY_PARALLEL at a time."""
     ray_python = os.environ.get("RAY_PYTHON")
     if not ray_python:
-        pytest.skip("RAY_PYTHON is unset: `make test` sets it to .venv-ray/bin/python "
-                    "(ray==2.60.0, built by `make ray-venv`)")
+        pytest.skip(
+            "RAY_PYTHON is unset: `make test` sets it to .venv-ray/bin/python "
+            "(ray==2.60.0, built by `make ray-venv`)"
+        )
     if not os.path.exists(ray_python):
         pytest.fail(f"RAY_PYTHON={ray_python} does not exist: run `make ray-venv`")
     base = tmp_path_factory.mktemp("ray")
     pool = ThreadPoolExecutor(RAY_PARALLEL)
-    futures = {name: pool.submit(run_scenario, ray_python, "ray", name, base / name)
-               for name in SCENARIOS}
+    futures = {name: pool.submit(run_scenario, ray_python, "ray", name, base / name) for name in SCENARIOS}
     yield futures
     pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _miniray(scenario, tmp_path):
     result = run_scenario(sys.executable, "miniray", scenario, tmp_path / "miniray")
-    assert result.ok, (f"scenario {scenario} failed on miniray (replay: {result.command}):\n"
-                       f"{result.output}")
+    assert result.ok, f"scenario {scenario} failed on miniray (replay: {result.command}):\n{result.output}"
     return result
 
 
@@ -66,9 +66,10 @@ def test_matches_real_ray(scenario, real_ray_runs, tmp_path):
     mini = _miniray(scenario, tmp_path)
     print(f"{scenario}: real Ray {real.wall_s:.1f} s, miniray {mini.wall_s * 1000:.1f} ms")
     diffs = differences(real.observations, mini.observations)
-    assert not diffs, (mismatch_report(scenario, "real Ray 2.60", real.observations,
-                                       "miniray", mini.observations, diffs)
-                       + f"\nreplay miniray: {mini.command}")
+    assert not diffs, (
+        mismatch_report(scenario, "real Ray 2.60", real.observations, "miniray", mini.observations, diffs)
+        + f"\nreplay miniray: {mini.command}"
+    )
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -78,6 +79,7 @@ def test_matches_recorded_ray(scenario, tmp_path):
         pytest.skip(f"no recorded real-Ray observations for {scenario}: run tests/conformance/record.py")
     mini = _miniray(scenario, tmp_path)
     diffs = differences(recorded, mini.observations)
-    assert not diffs, (mismatch_report(scenario, "recorded real Ray 2.60", recorded,
-                                       "miniray", mini.observations, diffs)
-                       + f"\nreplay miniray: {mini.command}")
+    assert not diffs, (
+        mismatch_report(scenario, "recorded real Ray 2.60", recorded, "miniray", mini.observations, diffs)
+        + f"\nreplay miniray: {mini.command}"
+    )

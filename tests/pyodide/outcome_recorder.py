@@ -50,11 +50,16 @@ class OutcomeRecorder:
         import pytest
 
         with open(self.path, "w") as f:
-            json.dump({
-                "python": sys.version.split()[0],
-                "platform": sys.platform,
-                "implementation": platform.python_implementation(),
-                "pytest": pytest.__version__,
-                "exitstatus": int(exitstatus),
-                "outcomes": self.outcomes,
-            }, f, indent=1, sort_keys=True)
+            json.dump(
+                {
+                    "python": sys.version.split()[0],
+                    "platform": sys.platform,
+                    "implementation": platform.python_implementation(),
+                    "pytest": pytest.__version__,
+                    "exitstatus": int(exitstatus),
+                    "outcomes": self.outcomes,
+                },
+                f,
+                indent=1,
+                sort_keys=True,
+            )

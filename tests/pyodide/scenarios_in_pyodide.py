@@ -26,8 +26,9 @@ def main(names):
     import miniray
     import miniray.cluster_utils
 
-    names = names or sorted(f[:-3] for f in os.listdir(SCENARIOS)
-                            if f.endswith(".py") and not f.startswith("_"))
+    names = names or sorted(
+        f[:-3] for f in os.listdir(SCENARIOS) if f.endswith(".py") and not f.startswith("_")
+    )
     results = {}
     for name in names:
         workdir = tempfile.mkdtemp(prefix=f"{name}-")

@@ -30,21 +30,44 @@ def _node():
 
 
 def _cpython_outcomes(out):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
+    )
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "outcome_recorder",
-         f"--outcomes-json={out}", "tests/unit"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "outcome_recorder",
+            f"--outcomes-json={out}",
+            "tests/unit",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
     assert out.exists(), f"CPython run wrote no outcomes:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
     return json.loads(out.read_text()), proc
 
 
 def _pyodide_outcomes(out):
-    proc = subprocess.run([_node(), str(HERE / "run_unit_tests.mjs"), str(out)],
-                          cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT_S)
+    proc = subprocess.run(
+        [_node(), str(HERE / "run_unit_tests.mjs"), str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
     assert proc.returncode != 3 and out.exists(), (
         f"Pyodide run failed before pytest reported (exit {proc.returncode}):\n"
-        f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+        f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    )
     return json.loads(out.read_text()), proc
 
 
@@ -52,14 +75,20 @@ def test_unit_tests_same_outcomes_in_pyodide_and_cpython(tmp_path):
     cpython, cpy_proc = _cpython_outcomes(tmp_path / "cpython.json")
     pyodide, pyo_proc = _pyodide_outcomes(tmp_path / "pyodide.json")
     assert pyodide["platform"] == "emscripten", pyodide
-    print(f"CPython {cpython['python']}: {len(cpython['outcomes'])} tests; "
-          f"Pyodide {pyodide['python']} ({pyodide['platform']}): {len(pyodide['outcomes'])} tests")
+    print(
+        f"CPython {cpython['python']}: {len(cpython['outcomes'])} tests; "
+        f"Pyodide {pyodide['python']} ({pyodide['platform']}): {len(pyodide['outcomes'])} tests"
+    )
     assert cpython["outcomes"], "CPython ran no unit tests"
     assert pyodide["outcomes"], "Pyodide ran no unit tests"
     ids = sorted(set(cpython["outcomes"]) | set(pyodide["outcomes"]))
-    differing = [(i, cpython["outcomes"].get(i, "absent"), pyodide["outcomes"].get(i, "absent"))
-                 for i in ids if cpython["outcomes"].get(i) != pyodide["outcomes"].get(i)]
+    differing = [
+        (i, cpython["outcomes"].get(i, "absent"), pyodide["outcomes"].get(i, "absent"))
+        for i in ids
+        if cpython["outcomes"].get(i) != pyodide["outcomes"].get(i)
+    ]
     assert not differing, (
         f"{len(differing)} of {len(ids)} unit tests differ (CPython -> Pyodide):\n"
         + "\n".join(f"  {i}: {c} -> {p}" for i, c, p in differing)
-        + f"\n--- Pyodide pytest output (tail) ---\n{pyo_proc.stdout[-6000:]}")
+        + f"\n--- Pyodide pytest output (tail) ---\n{pyo_proc.stdout[-6000:]}"
+    )

@@ -29,13 +29,23 @@ def _pyodide_observations():
     if node is None:
         pytest.fail("node is not on PATH: the Pyodide parity test needs Node.js (v20 here)")
     proc = subprocess.run(
-        [node, str(HERE / "run_script.mjs"), "--with", "tests/conformance/scenarios",
-         "tests/pyodide/scenarios_in_pyodide.py"],
-        cwd=REPO, capture_output=True, text=True, timeout=600)
+        [
+            node,
+            str(HERE / "run_script.mjs"),
+            "--with",
+            "tests/conformance/scenarios",
+            "tests/pyodide/scenarios_in_pyodide.py",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     lines = [line for line in proc.stdout.splitlines() if line.startswith(RESULT_MARKER)]
     assert proc.returncode == 0 and lines, (
-        f"Pyodide scenario run failed (exit {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
-    return json.loads(lines[-1][len(RESULT_MARKER):])
+        f"Pyodide scenario run failed (exit {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    )
+    return json.loads(lines[-1][len(RESULT_MARKER) :])
 
 
 def test_scenarios_same_in_pyodide_and_cpython(tmp_path):
@@ -46,11 +56,16 @@ def test_scenarios_same_in_pyodide_and_cpython(tmp_path):
         assert cpython.ok, f"{name} failed on miniray in CPython ({cpython.command}):\n{cpython.output}"
         pyodide = in_pyodide.get(name)
         if pyodide is None or "crashed" in pyodide:
-            problems.append(f"scenario {name} did not run in Pyodide:\n"
-                            f"{(pyodide or {}).get('crashed', 'missing from the results')}")
+            problems.append(
+                f"scenario {name} did not run in Pyodide:\n"
+                f"{(pyodide or {}).get('crashed', 'missing from the results')}"
+            )
             continue
         diffs = differences(cpython.observations, pyodide)
         if diffs:
-            problems.append(mismatch_report(name, "miniray in CPython", cpython.observations,
-                                            "miniray in Pyodide", pyodide, diffs))
+            problems.append(
+                mismatch_report(
+                    name, "miniray in CPython", cpython.observations, "miniray in Pyodide", pyodide, diffs
+                )
+            )
     assert not problems, "\n\n".join(problems)

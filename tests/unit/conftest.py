@@ -1,4 +1,5 @@
 """Each test gets a fresh simulated cluster; a failing test prints the seed that replays it."""
+
 import pytest
 
 import miniray

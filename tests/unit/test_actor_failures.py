@@ -1,4 +1,5 @@
 """Actor deaths and restarts: the actor rows of issue 2's table."""
+
 import os
 
 import pytest
@@ -60,6 +61,7 @@ def test_restart_without_task_retries(ray):
 
 def test_state_transitions_alive_restarting_alive(ray):
     from miniray import sim
+
     Counter = make_counter(ray)
     c = Counter.options(max_restarts=1).remote()
     ray.get(c.inc.remote())

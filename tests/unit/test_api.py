@@ -1,9 +1,9 @@
 """The driver API and misuse errors that name the fix."""
+
 import time
 
 import pytest
 
-from miniray import exceptions as E
 from miniray import sim
 
 
@@ -84,6 +84,7 @@ def test_get_on_a_non_ref(ray):
 
 def test_unknown_option(ray):
     with pytest.raises(ValueError, match="Invalid option keyword max_retry for remote functions"):
+
         @ray.remote(max_retry=2)
         def f():
             return 1
@@ -91,10 +92,13 @@ def test_unknown_option(ray):
 
 def test_negative_resource(ray):
     with pytest.raises(ValueError, match="num_cpus"):
+
         @ray.remote(num_cpus=-1)
         def f():
             return 1
+
     with pytest.raises(ValueError, match="non-negative"):
+
         @ray.remote(resources={"gpu_slot": -2})
         def g():
             return 1

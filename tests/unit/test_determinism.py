@@ -1,8 +1,7 @@
 """Same seed, same code, same faults: the same event log, byte for byte; budgets end runs."""
+
 import os
 import time
-
-import pytest
 
 import miniray
 from miniray import sim
@@ -12,6 +11,7 @@ from miniray.faults import Fault, random_schedule
 def workload():
     ray = miniray
     from miniray.cluster_utils import Cluster
+
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
     nodes = [cluster.add_node(num_cpus=2) for _ in range(3)]
     ray.init(address=cluster.address)
@@ -64,6 +64,7 @@ def test_random_fault_schedule_is_a_function_of_its_seed():
 
 def test_no_wall_clock_or_global_random_state_is_read():
     import random
+
     state = random.getstate()
     a = sim.run(workload, seed=3)
     assert random.getstate() == state
@@ -118,7 +119,10 @@ def test_choice_points_enumerate_and_replay_each_crash():
     assert clean.value == "done"
     crashes = clean.points.crashes()
     assert [f.token() for f in crashes] == [
-        "crash two_steps#1/1 step=0", "crash two_steps#1/1 step=1", "crash two_steps#1/1 step=2"]
+        "crash two_steps#1/1 step=0",
+        "crash two_steps#1/1 step=1",
+        "crash two_steps#1/1 step=2",
+    ]
     outcomes = [type(sim.run(scenario, faults=[f]).error).__name__ for f in crashes]
     assert outcomes == ["WorkerCrashedError"] * 3
     # the crash lands at the chosen point: after k sleeps of one virtual second each

@@ -1,4 +1,5 @@
 """Injected faults: timed node death, worker kills, pauses, hangs, lost copies."""
+
 import time
 
 import pytest

@@ -1,4 +1,5 @@
 """Per-node failure attribution, blacklisting, and retryable vs terminal by exception class."""
+
 import pytest
 
 from miniray import exceptions as E
@@ -54,6 +55,7 @@ def test_bad_node_is_blacklisted_and_then_avoided(ray_cluster):
     @ray.remote(max_retries=5, retry_exceptions=list(RETRYABLE))
     def work(i):
         from miniray import context
+
         node = context.current().current[-1].worker.node
         if node is bad:
             raise TransientError(f"corrupt local cache on {node.name}")

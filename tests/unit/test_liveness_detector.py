@@ -1,5 +1,6 @@
 """The failure detector: a crash is conclusive at one probe, a hang needs three; presumed death
 re-runs a paused node's work elsewhere while the paused attempt runs on (a zombie)."""
+
 import time
 
 import pytest
@@ -10,7 +11,6 @@ from miniray.cluster_utils import Cluster
 
 # As the live_cluster fixture in conftest.py (not imported: tests/ holds several conftest modules).
 LIVENESS = {"liveness": {"probe_interval_s": 5, "unhealthy_threshold": 3}}
-
 
 
 def records(kind, **match):

@@ -1,5 +1,6 @@
 """Seed 002's fleet controller: detection times, restarts that block nothing, refit costs,
 the promotion bug and its fix, and the "what waits for what" table."""
+
 import pytest
 
 from miniray.liveness import fleet_scenarios as fs
@@ -27,7 +28,12 @@ def test_hang_is_dead_after_three_probes(hang_at):
 def test_scenario_a_timeline():
     fleet = fs.scenario_a()
     assert [(t, s) for t, s, _ in fleet.transitions(2)] == [
-        (0, HEALTHY), (15, DEAD), (15, RESTARTING), (375, STALE), (399, HEALTHY)]
+        (0, HEALTHY),
+        (15, DEAD),
+        (15, RESTARTING),
+        (375, STALE),
+        (399, HEALTHY),
+    ]
     # The restart blocked nothing: two refits completed (without shard 2) while it reloaded.
     groups = [(r.time, r["group"]) for r in fleet.log.of_kind("refit.start")]
     assert groups[:3] == [(121, [0, 1, 3]), (254, [0, 1, 3]), (387, [0, 1, 2, 3])]
@@ -52,7 +58,11 @@ def test_scenario_b_hang_during_refit_costs_the_full_timeout():
     assert fleet.first_state(2, DEAD) == 135 and fleet.first_state(2, RESTARTING) == 135
     # Survivors hold partial weights: STALE (no traffic) through the retry, then promoted.
     for shard in (0, 1, 3):
-        assert [(t, s) for t, s, _ in fleet.transitions(shard)] == [(0, HEALTHY), (421, STALE), (433, HEALTHY)]
+        assert [(t, s) for t, s, _ in fleet.transitions(shard)] == [
+            (0, HEALTHY),
+            (421, STALE),
+            (433, HEALTHY),
+        ]
     gap = [t for t, i, o, _ in fleet.rollouts if o == "no_serving_shard"]
     assert gap and min(gap) >= 421 and max(gap) < 433
     assert not fleet.log.of_kind("refit.deadline_stood_down")
@@ -109,7 +119,10 @@ def test_what_waits_for_what_table():
     assert rows["Notice a crash"]["measured"] <= 5
     assert 10 < rows["Notice a hang"]["measured"] <= 15
     assert rows["Start the restart"]["measured"] == 0
-    assert rows["Reload the model"]["measured"] == 360 and "2 refits completed" in rows["Reload the model"]["detail"]
+    assert (
+        rows["Reload the model"]["measured"] == 360
+        and "2 refits completed" in rows["Reload the model"]["detail"]
+    )
     assert rows["Transfer the weights"]["measured"] == 12
     assert rows["Rejoin the collective"]["measured"] <= 121 + 12
     assert rows["Take traffic again - native calls"]["measured"] == 0

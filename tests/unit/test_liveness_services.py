@@ -1,13 +1,18 @@
 """External effects: stamped with time and attempt, repeated by retries, fenced against zombies."""
+
 import time
 
 import pytest
 
 import miniray
 from miniray import sim
-from miniray.liveness.services import (DestinationExistsError, DuplicateKeyError, LeaseHeldError, Services,
-                                       StaleTokenError)
-
+from miniray.liveness.services import (
+    DestinationExistsError,
+    DuplicateKeyError,
+    LeaseHeldError,
+    Services,
+    StaleTokenError,
+)
 
 
 def test_effect_logged_before_a_crash_is_repeated_by_the_retry(ray):
@@ -39,7 +44,9 @@ def test_unique_key_turns_the_retry_into_a_duplicate_error(ray):
     with pytest.raises(DuplicateKeyError, match="idempotent"):
         ray.get(pay.remote())
     assert [(e.attempt, e.outcome) for e in svc.of(key="payments/order-7")] == [
-        ("pay#1/1", "ok"), ("pay#1/2", "DuplicateKeyError")]
+        ("pay#1/1", "ok"),
+        ("pay#1/2", "DuplicateKeyError"),
+    ]
     assert svc.db.rows("payments") == {"order-7": 100}
 
 
@@ -150,6 +157,7 @@ def test_exclusive_commit_makes_the_zombie_duplicate_harmless(live_cluster):
     @miniray.remote
     def part():
         from miniray import context
+
         me = context.current().current[-1].key  # each attempt writes to a private location
         svc.blobs.put(f"tmp/{me}", f"rows from {me}")
         time.sleep(20)
@@ -164,7 +172,9 @@ def test_exclusive_commit_makes_the_zombie_duplicate_harmless(live_cluster):
     assert claimed is False
     assert svc.blobs.files == {"out/part-0": "rows from part#1/1"}
     assert [(e.attempt, e.time, e.outcome) for e in svc.of(op="rename")] == [
-        ("part#1/1", 32, "ok"), ("part#1/2", 36, "DestinationExistsError")]
+        ("part#1/1", 32, "ok"),
+        ("part#1/2", 36, "DestinationExistsError"),
+    ]
 
 
 def test_presumed_death_without_retries_fails_the_task_but_the_zombie_still_writes(live_cluster):

@@ -3,7 +3,7 @@ test_observability_spill.py), a straggler in the timeline, and a leaked ref in `
 
 from miniray.observe import diagnoses
 
-GB = 10 ** 9
+GB = 10**9
 
 
 def test_a_skewed_partition_is_one_long_bar_and_the_reduce_waits_for_it():

@@ -5,6 +5,7 @@ if an object is freed at a point the program decides. Exceptions are where that 
 exception's traceback holds frames, and frames hold refs. These scenarios run once with the
 collector off and once collecting on nearly every allocation; the logs must be identical.
 """
+
 import gc
 import time
 

@@ -1,4 +1,5 @@
 """Metrics over virtual time: the dashboard's golden signals sampled from state at event times."""
+
 import time
 
 import pytest
@@ -8,7 +9,7 @@ from miniray import sim
 from miniray.cluster_utils import Cluster
 from miniray.util.placement_group import placement_group
 
-GB = 10 ** 9
+GB = 10**9
 
 
 def test_pending_and_running_tasks_follow_the_backlog(ray):
@@ -81,8 +82,10 @@ def test_actor_restarts_are_counted(ray):
 def test_placement_group_hot_loop_attempts_climb_220k_per_second_without_settling_it():
     sim.set_seed(0)
     sel = [{"tier": "L1"}, {"tier": "L2"}]
-    c = Cluster(initialize_head=True, head_node_args={
-        "num_cpus": 0, "_system_config": {"placement_group_queue_policy": "ray-2.60"}})
+    c = Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": 0, "_system_config": {"placement_group_queue_policy": "ray-2.60"}},
+    )
     miniray.init(address=c.address)
     try:
         m = sim.metrics()
@@ -115,6 +118,7 @@ def test_sampling_changes_nothing_about_the_run():
                 return i
 
             return miniray.get([f.remote(i) for i in range(8)])
+
         return run
 
     plain, sampled = sim.run(scenario(False), seed=3), sim.run(scenario(True), seed=3)
@@ -133,7 +137,7 @@ def test_timeline_shows_the_series_as_counter_tracks(ray):
     keep = ray.put(sim.Blob(GB))
     events = ray.timeline()
     fill = [e for e in events if e["ph"] == "C" and e["name"] == "object_store_fill_pct"]
-    assert fill[-1]["args"]["object_store_fill_pct"] == pytest.approx(100 * GB / 2 ** 31, rel=1e-6)
+    assert fill[-1]["args"]["object_store_fill_pct"] == pytest.approx(100 * GB / 2**31, rel=1e-6)
     assert keep
 
 

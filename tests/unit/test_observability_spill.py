@@ -3,6 +3,7 @@
 Nothing degrades while the live data fits the store; past its size the oldest objects go to
 disk and each read of one pays size / 500 MB/s of virtual time, all at once.
 """
+
 import time
 
 import pytest
@@ -13,7 +14,7 @@ from miniray.cluster_utils import Cluster
 from miniray.observe import diagnoses
 from miniray.util import state
 
-GB = 10 ** 9
+GB = 10**9
 
 
 @pytest.fixture
@@ -68,7 +69,10 @@ def test_oldest_objects_spill_first_and_a_read_restores_when_room_appears(store)
     t0 = sim.now()
     miniray.get(refs[0])
     assert sim.now() == t0  # from memory: free
-    assert [r.kind for r in sim.event_log() if r.kind.startswith("object.")][:2] == ["object.spill", "object.free"]
+    assert [r.kind for r in sim.event_log() if r.kind.startswith("object.")][:2] == [
+        "object.spill",
+        "object.free",
+    ]
     assert sim.event_log()[-1].kind == "object.restore"
 
 
@@ -136,8 +140,14 @@ def test_spilled_copies_die_with_their_node_and_lineage_rebuilds_them():
 
 def test_ray_spilling_threshold_can_be_set_to_rays_0_8():
     sim.set_seed(0)
-    c = Cluster(initialize_head=True, head_node_args={
-        "num_cpus": 1, "object_store_memory": 10 * GB, "_system_config": {"object_spilling_threshold": 0.8}})
+    c = Cluster(
+        initialize_head=True,
+        head_node_args={
+            "num_cpus": 1,
+            "object_store_memory": 10 * GB,
+            "_system_config": {"object_spilling_threshold": 0.8},
+        },
+    )
     miniray.init(address=c.address)
     try:
         refs = [miniray.put(sim.Blob(GB, str(i))) for i in range(9)]

@@ -1,5 +1,6 @@
 """`miniray.util.state` beyond tasks and actors: objects, nodes, workers, placement groups, the
 task summary (`ray summary tasks`) and the memory view (`ray memory`)."""
+
 import time
 
 import pytest
@@ -84,7 +85,9 @@ def test_filters_work_on_the_new_lists(ray):
     keep = [ray.put(b"b"), ray.remote(lambda: b"small").remote()]  # put always uses the store
     ray.get(keep[1])
     assert [r.object_id for r in state.list_objects(filters=[("where", "=", "IN_MEMORY")])] == [keep[0].hex()]
-    assert [r.object_id for r in state.list_objects(filters=[("where", "!=", "IN_MEMORY")])] == [keep[1].hex()]
+    assert [r.object_id for r in state.list_objects(filters=[("where", "!=", "IN_MEMORY")])] == [
+        keep[1].hex()
+    ]
     with pytest.raises(ValueError, match="use '=' or '!='"):
         state.list_objects(filters=[("where", ">", "x")])
 
@@ -95,7 +98,9 @@ def test_list_nodes_shows_state_resources_and_store_use(cluster):
     cluster.remove_node(n1)
     rows = state.list_nodes()
     assert [(r.node_name, r.state, r.is_head_node) for r in rows] == [
-        ("node:0", "ALIVE", True), ("node:1", "DEAD", False)]
+        ("node:0", "ALIVE", True),
+        ("node:1", "DEAD", False),
+    ]
     assert rows[1].labels["zone"] == "a" and rows[1].resources_total["CPU"] == 2
     assert rows[1].object_store_memory == 10 * BIG
     assert rows[0].object_store_used > BIG and rows[0].object_store_fill_pct > 0

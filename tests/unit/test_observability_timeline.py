@@ -1,5 +1,6 @@
 """`miniray.timeline()`: Chrome trace JSON with a track per node and a thread per worker, attempts
 as slices, and retries, crashes, restarts, reconstruction, placement groups and liveness visible."""
+
 import json
 import time
 
@@ -120,7 +121,11 @@ def test_retries_show_as_numbered_attempts_that_name_what_they_retry(ray):
     assert [e["args"]["outcome"] for e in attempts] == ["error: ValueError"] * 2 + ["FINISHED"]
     assert [e["args"].get("retried") for e in attempts] == [True, True, None]
     assert attempts[2]["args"]["retry_of"] == "flaky#1/2"
-    assert [e.get("cname") for e in attempts] == ["terrible", "terrible", "yellow"]  # chrome://tracing colours
+    assert [e.get("cname") for e in attempts] == [
+        "terrible",
+        "terrible",
+        "yellow",
+    ]  # chrome://tracing colours
 
 
 def test_node_death_ends_the_attempt_marks_the_crash_and_the_retry_runs_elsewhere(three_nodes):
@@ -192,7 +197,10 @@ def test_reconstruction_is_an_instant_and_the_rebuilding_attempt_says_so(three_n
     first, again = slices(events, "produce")
     assert "reconstruction" not in first["args"] and again["args"]["reconstruction"] is True
     lineage = instants(events, "reconstruct produce")
-    assert len(lineage) == 1 and names(events, "thread_name")[(1, lineage[0]["tid"])] == "lineage (reconstruction)"
+    assert (
+        len(lineage) == 1
+        and names(events, "thread_name")[(1, lineage[0]["tid"])] == "lineage (reconstruction)"
+    )
 
 
 def test_placement_group_states_are_slices_on_the_gcs_track():
@@ -209,7 +217,11 @@ def test_placement_group_states_are_slices_on_the_gcs_track():
         events = miniray.timeline()
         check_valid(events)
         tid = next(t for (p, t), n in names(events, "thread_name").items() if n == "pg PG_A")
-        states = [(e["name"], e["ts"] / 1e6, e["dur"] / 1e6) for e in slices(events) if e["tid"] == tid and e["pid"] == 1]
+        states = [
+            (e["name"], e["ts"] / 1e6, e["dur"] / 1e6)
+            for e in slices(events)
+            if e["tid"] == tid and e["pid"] == 1
+        ]
         assert [s[0] for s in states] == ["PENDING", "CREATED", "RESCHEDULING"]
         created_at = 4.5e-6  # one scheduling attempt's cost after the request
         assert states[1][1] == pytest.approx(created_at)
@@ -223,8 +235,13 @@ def test_placement_group_states_are_slices_on_the_gcs_track():
 
 def test_a_zombie_attempt_runs_past_its_presumed_death_and_liveness_is_on_the_node_track():
     sim.set_seed(0)
-    c = Cluster(initialize_head=True, head_node_args={
-        "num_cpus": 0, "_system_config": {"liveness": {"probe_interval_s": 5, "unhealthy_threshold": 3}}})
+    c = Cluster(
+        initialize_head=True,
+        head_node_args={
+            "num_cpus": 0,
+            "_system_config": {"liveness": {"probe_interval_s": 5, "unhealthy_threshold": 3}},
+        },
+    )
     miniray.init(address=c.address)
     try:
         n1 = c.add_node(num_cpus=1)
@@ -246,17 +263,25 @@ def test_a_zombie_attempt_runs_past_its_presumed_death_and_liveness_is_on_the_no
         zombie, retry = slices(events, "work")
         assert zombie["args"]["zombie"] is True and zombie["args"]["outcome"] == "zombie returned"
         assert (zombie["ts"], zombie["ts"] + zombie["dur"]) == (0, 32e6)  # ran on until the node woke
-        assert retry["ts"] == 16e6 and retry["ts"] < zombie["ts"] + zombie["dur"]  # overlap: two attempts live
+        assert (
+            retry["ts"] == 16e6 and retry["ts"] < zombie["ts"] + zombie["dur"]
+        )  # overlap: two attempts live
         paused = [e for e in slices(events, "paused")]
         assert len(paused) == 1 and (paused[0]["ts"], paused[0]["dur"]) == (2e6, 30e6)
         node_pid = zombie["pid"]
         on_node = [e["name"] for e in instants(events, "liveness.") if e["pid"] == node_pid]
-        assert on_node[:4] == ["liveness.probe_failed", "liveness.suspect", "liveness.probe_failed",
-                               "liveness.probe_failed"]
+        assert on_node[:4] == [
+            "liveness.probe_failed",
+            "liveness.suspect",
+            "liveness.probe_failed",
+            "liveness.probe_failed",
+        ]
         assert "liveness.dead" in on_node and "liveness.zombie" in on_node
         effects = [e for e in events if e.get("cat") == "effect"]
         assert {(e["tid"], e["args"]["attempt"]) for e in effects} == {
-            (zombie["tid"], "work#1/1"), (retry["tid"], "work#1/2")}  # each effect on its attempt's thread
+            (zombie["tid"], "work#1/1"),
+            (retry["tid"], "work#1/2"),
+        }  # each effect on its attempt's thread
     finally:
         miniray.shutdown()
         c.shutdown()

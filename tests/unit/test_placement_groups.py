@@ -1,4 +1,5 @@
 """Placement groups as Ray 2.60 shows them: API, strategies, bundles for tasks and actors, node loss."""
+
 import time
 
 import pytest
@@ -7,8 +8,13 @@ import miniray
 from miniray import exceptions as exc
 from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.util.placement_group import (PlacementGroup, get_placement_group, placement_group,
-                                          placement_group_table, remove_placement_group)
+from miniray.util.placement_group import (
+    PlacementGroup,
+    get_placement_group,
+    placement_group,
+    placement_group_table,
+    remove_placement_group,
+)
 from miniray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
 
 
@@ -18,7 +24,9 @@ def make_cluster():
 
     def make(nodes=(), system_config=None):
         sim.set_seed(0)
-        c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": system_config or {}})
+        c = Cluster(
+            initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": system_config or {}}
+        )
         miniray.init(address=c.address)
         made.append(c)
         return c, [c.add_node(**args) for args in nodes]
@@ -67,8 +75,10 @@ def test_reserved_cpus_leave_the_pool_and_come_back_on_remove(make_cluster):
     assert avail["CPU"] == 2.0 and not any("_group_" in k for k in avail)
 
 
-@pytest.mark.parametrize("strategy,expect_same", [("PACK", True), ("STRICT_PACK", True),
-                                                   ("SPREAD", False), ("STRICT_SPREAD", False)])
+@pytest.mark.parametrize(
+    "strategy,expect_same",
+    [("PACK", True), ("STRICT_PACK", True), ("SPREAD", False), ("STRICT_SPREAD", False)],
+)
 def test_strategies_pack_or_spread(make_cluster, strategy, expect_same):
     c, nodes = make_cluster([{"num_cpus": 2}, {"num_cpus": 2}])
     pg = placement_group([{"CPU": 1}, {"CPU": 1}], strategy=strategy)
@@ -218,6 +228,7 @@ def test_removing_a_group_kills_its_actors_and_running_tasks(make_cluster):
 
 def test_get_current_placement_group_inside_and_outside(make_cluster):
     from miniray.util.placement_group import get_current_placement_group
+
     c, nodes = make_cluster([{"num_cpus": 2}])
     pg = placement_group([{"CPU": 1}])
     pg.wait(1)
@@ -227,7 +238,9 @@ def test_get_current_placement_group_inside_and_outside(make_cluster):
         return get_current_placement_group()
 
     assert get_current_placement_group() is None
-    assert miniray.get(current.options(scheduling_strategy=PlacementGroupSchedulingStrategy(pg)).remote()) == pg
+    assert (
+        miniray.get(current.options(scheduling_strategy=PlacementGroupSchedulingStrategy(pg)).remote()) == pg
+    )
     assert miniray.get(current.remote()) is None
 
 

@@ -4,6 +4,7 @@ Scenario (seed 000): four 1-CPU nodes labelled L1/L2/L1/L2; PG_A on N1+N2, PG_B 
 needing one L1 and one L2 bundle. Remove N2: PG_A recovers forever. Remove N3: PG_B too, and
 now each holds what the other needs. PG_C needs only PG_C_ONLY, on a fresh node.
 """
+
 import time
 
 import pytest
@@ -175,6 +176,7 @@ def test_waiting_forever_on_a_hot_loop_stops_with_the_diagnosis(scenario):
 @pytest.mark.parametrize("steps", [(0.0301, 0.0203, 0.0004), (4.5e-6, 1e-5, 9e-6), (0.00123, 3.3e-5, 0.007)])
 def test_hot_loop_arithmetic_matches_attempt_by_attempt_simulation(scenario, steps):
     """The batched hot loop must count exactly what one event per attempt counts."""
+
     def unbatched(pg, now):
         return policies.ray_2_60(pg, now)  # same answers, but not marked stationary
 
@@ -196,6 +198,7 @@ def test_hot_loop_arithmetic_matches_attempt_by_attempt_simulation(scenario, ste
 
 def test_a_learner_policy_with_bounded_priority_ends_the_starvation(scenario):
     """Strict priority for 10 ms of recovery, then backoff: one of the blog's other contracts."""
+
     def bounded(pg, now):
         if pg.state == "RESCHEDULING" and now - pg.recovering_since < 0.010:
             return "front"

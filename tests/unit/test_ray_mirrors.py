@@ -3,6 +3,7 @@
 These are not copies: Ray's tests need real processes and real time; these check the same
 observable behaviour on the simulated cluster.
 """
+
 import os
 
 import pytest
@@ -17,6 +18,7 @@ BIG = 200_000
 
 def test_failed_task(ray):
     """Mirrors python/ray/tests/test_failure.py::test_failed_task."""
+
     @ray.remote
     def throw():
         raise Exception("Test function intentionally failed.")
@@ -38,6 +40,7 @@ def test_failed_task(ray):
 
 def test_worker_dying(ray):
     """Mirrors test_failure.py::test_worker_dying: a worker that exits gives WorkerCrashedError."""
+
     @ray.remote(max_retries=0)
     def f():
         os._exit(1)
@@ -66,6 +69,7 @@ def test_get_with_timeout(ray):
 
 def test_actor_restart(ray):
     """Mirrors test_actor_failures.py::test_actor_restart: restarts reset state; then death."""
+
     @ray.remote(max_restarts=1, max_task_retries=0)
     class RestartableActor:
         def __init__(self):
@@ -90,6 +94,7 @@ def test_actor_restart(ray):
 
 def test_actor_restart_with_retry(ray, runs):
     """Mirrors test_actor_failures.py::test_actor_restart_with_retry: calls survive the crash."""
+
     @ray.remote(max_restarts=1, max_task_retries=-1)
     class RestartableActor:
         def __init__(self):
@@ -109,6 +114,7 @@ def test_actor_restart_with_retry(ray, runs):
 
 def test_multiple_actor_restart(ray):
     """Mirrors test_actor_failures.py::test_multiple_actor_restart: each restart resets state."""
+
     @ray.remote(max_restarts=-1, max_task_retries=-1)
     class Actor:
         def __init__(self):
@@ -144,7 +150,8 @@ def test_actor_restart_on_node_failure(ray_cluster):
 
     cluster.add_node(num_cpus=1)
     actor = RestartableActor.options(
-        scheduling_strategy=NodeAffinitySchedulingStrategy(node.node_id, soft=True)).remote()
+        scheduling_strategy=NodeAffinitySchedulingStrategy(node.node_id, soft=True)
+    ).remote()
     assert ray.get(actor.increase.remote()) == 1
     cluster.remove_node(node)
     assert ray.get(actor.increase.remote()) == 1
@@ -297,14 +304,26 @@ def test_node_affinity_hard_to_dead_node(ray_cluster):
 
     cluster.remove_node(node)
     with pytest.raises(E.TaskUnschedulableError):
-        ray.get(where.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node.node_id, soft=False)).remote())
-    assert ray.get(where.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node.node_id, soft=True)).remote()) == "ran"
+        ray.get(
+            where.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node.node_id, soft=False)
+            ).remote()
+        )
+    assert (
+        ray.get(
+            where.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node.node_id, soft=True)
+            ).remote()
+        )
+        == "ran"
+    )
 
 
 def test_actor_restart_doc_example(ray):
     """The behaviour of Ray's doc_code/actor_restart.py: with max_restarts=4 and
     max_task_retries=-1 a counter that exits on its 11th call counts 1..10 in each of its five
     lives (the crashing call is retried on the new life), then calls raise RayActorError."""
+
     @ray.remote(max_restarts=4, max_task_retries=-1)
     class Actor:
         def __init__(self):

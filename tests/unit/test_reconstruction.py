@@ -1,5 +1,5 @@
 """Lost objects: lineage reconstruction, its limits, and owners that die."""
-import os
+
 
 import pytest
 
@@ -128,6 +128,7 @@ def test_put_inside_a_task_dies_with_its_owner(ray_cluster):
 
 def test_put_object_lost_is_not_reconstructable(ray):
     from miniray import sim
+
     ref = ray.put(bytes(BIG))
     sim.lose_object(ref)
     with pytest.raises(E.ObjectReconstructionFailedError) as info:
@@ -137,7 +138,8 @@ def test_put_object_lost_is_not_reconstructable(ray):
 
 @pytest.mark.parametrize("restarts,retries,rebuilt", [(1, 1, True), (0, 0, False), (1, 0, False)])
 def test_actor_task_output_rebuilt_only_if_actor_restarts_and_method_retries(
-        ray_cluster, restarts, retries, rebuilt):
+    ray_cluster, restarts, retries, rebuilt
+):
     ray, cluster, runs = ray_cluster
     node = worker_node(cluster)
 

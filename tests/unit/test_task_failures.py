@@ -1,4 +1,5 @@
 """Task retries: the rows of issue 2's table about worker death and application errors."""
+
 import os
 
 import pytest
@@ -46,10 +47,13 @@ def test_value_error_runs_once_and_is_both_classes(ray, runs):
     assert runs["body"] == 1
 
 
-@pytest.mark.parametrize("opts,expected", [
-    ({"retry_exceptions": True, "max_retries": 2}, 3),
-    ({"retry_exceptions": True}, 4),
-])
+@pytest.mark.parametrize(
+    "opts,expected",
+    [
+        ({"retry_exceptions": True, "max_retries": 2}, 3),
+        ({"retry_exceptions": True}, 4),
+    ],
+)
 def test_retry_exceptions_true(ray, runs, opts, expected):
     @ray.remote(**opts)
     def bad():

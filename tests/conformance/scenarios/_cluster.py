@@ -34,9 +34,7 @@ class SmallCluster:
     def add(self, name, units=1):
         """Start a 1-CPU node offering ``units`` of resource ``name``."""
         self.nodes[name] = (
-            self.cluster.add_node(
-                num_cpus=1, resources={name: units}, object_store_memory=NODE_STORE_BYTES
-            ),
+            self.cluster.add_node(num_cpus=1, resources={name: units}, object_store_memory=NODE_STORE_BYTES),
             units,
         )
 

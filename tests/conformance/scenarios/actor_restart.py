@@ -7,7 +7,7 @@ or -1 -> the dying call and queued calls are retried after the restart and succe
 """
 
 from _actors import back_alive, collapse, dead, make_tally, watch_states
-from _observe import actor_state, outcome, RunLog
+from _observe import RunLog, actor_state, outcome
 
 # Re-creation is slowed so RESTARTING lasts long enough to be sampled on real Ray.
 RESTART_DELAY_S = 2.0

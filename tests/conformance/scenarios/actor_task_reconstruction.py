@@ -6,7 +6,7 @@ the method can be retried (max_restarts and max_task_retries both allow it).
 
 from _actors import watch_states
 from _cluster import BIG, SmallCluster, on
-from _observe import error_text, outcome, RunLog, unreconstructable_reasons
+from _observe import RunLog, error_text, outcome, unreconstructable_reasons
 
 CASES = (
     ("restart_and_retry", {"max_restarts": 1, "max_task_retries": 1}),

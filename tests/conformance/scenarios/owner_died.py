@@ -4,8 +4,8 @@ Row of issue 2: getting it raises OwnerDiedError. The task's worker dies with
 its node; the actor's worker is killed with ray.kill.
 """
 
-from _cluster import BIG, SmallCluster, on
 from _actors import dead, watch_states
+from _cluster import BIG, SmallCluster, on
 from _observe import outcome, pass_time
 
 GET_TIMEOUT_S = 30  # a hang would be a finding, not a stuck suite

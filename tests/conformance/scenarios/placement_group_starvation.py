@@ -26,8 +26,8 @@ def run(ray, cluster_utils, workdir):
     placement_group = pg_mod.placement_group
     table = pg_mod.placement_group_table
     cluster = cluster_utils.Cluster(
-        initialize_head=True,
-        head_node_args={"num_cpus": 0, "_system_config": FAST_FAILURE_DETECTION})
+        initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": FAST_FAILURE_DETECTION}
+    )
     try:
         # PG_A is created while only N1 and N2 exist, PG_B after N3 and N4 join: Ray may otherwise
         # place PG_A on N3+N2 and PG_B on N1+N4, and the seed's layout is N1+N2 / N3+N4.
@@ -36,8 +36,9 @@ def run(ray, cluster_utils, workdir):
         selector = [{"tier": "L1"}, {"tier": "L2"}]
 
         def make(name):
-            pg = placement_group([{"CPU": 1}, {"CPU": 1}], strategy="STRICT_SPREAD",
-                                 bundle_label_selector=selector, name=name)
+            pg = placement_group(
+                [{"CPU": 1}, {"CPU": 1}], strategy="STRICT_SPREAD", bundle_label_selector=selector, name=name
+            )
             ray.get(pg.ready())
             return pg
 
@@ -58,9 +59,12 @@ def run(ray, cluster_utils, workdir):
         rate = (attempts1 - attempts0) / WINDOW_S
         # The rate depends on the host (real Ray measured 80k-220k/s here); its shape does not:
         # attempts keep growing with no retry delay.
-        obs["after_n2_loss"] = {"pg_a_state": state1, "pg_a_retry_delay_ms": delay1,
-                                "pg_a_attempts_grow": attempts1 > attempts0,
-                                "_pg_a_attempts_per_s": round(rate)}
+        obs["after_n2_loss"] = {
+            "pg_a_state": state1,
+            "pg_a_retry_delay_ms": delay1,
+            "pg_a_attempts_grow": attempts1 > attempts0,
+            "_pg_a_attempts_per_s": round(rate),
+        }
 
         cluster.add_node(num_cpus=1, resources={"PG_C_ONLY": 1})
         pg_c = placement_group([{"PG_C_ONLY": 1}], name="PG_C")
@@ -73,10 +77,14 @@ def run(ray, cluster_utils, workdir):
         a0, b0 = stats(pg_a)[1], stats(pg_b)[1]
         time.sleep(WINDOW_S)
         a1, b1 = stats(pg_a)[1], stats(pg_b)[1]
-        obs["after_n3_loss"] = {"pg_a_state": stats(pg_a)[0], "pg_b_state": stats(pg_b)[0],
-                                "both_attempts_grow": a1 > a0 and b1 > b0,
-                                "pg_c_state": stats(pg_c)[0], "pg_c_attempts": stats(pg_c)[1],
-                                "_attempts_in_window": [a1 - a0, b1 - b0]}
+        obs["after_n3_loss"] = {
+            "pg_a_state": stats(pg_a)[0],
+            "pg_b_state": stats(pg_b)[0],
+            "both_attempts_grow": a1 > a0 and b1 > b0,
+            "pg_c_state": stats(pg_c)[0],
+            "pg_c_attempts": stats(pg_c)[1],
+            "_attempts_in_window": [a1 - a0, b1 - b0],
+        }
 
         pg_mod.remove_placement_group(pg_b)
         start = time.time()
@@ -89,8 +97,10 @@ def run(ray, cluster_utils, workdir):
         # The seed measured 0.06 s; a loaded 2-core host stretches that, so the compared key is
         # only that both groups are created promptly, and the seconds are informational.
         obs["after_removing_pg_b"] = {
-            "created": sorted(created), "within_2_s": all(t < 2.0 for t in created.values()),
-            "_seconds": {k: round(v, 4) for k, v in created.items()}}
+            "created": sorted(created),
+            "within_2_s": all(t < 2.0 for t in created.values()),
+            "_seconds": {k: round(v, 4) for k, v in created.items()},
+        }
         return obs
     finally:
         ray.shutdown()

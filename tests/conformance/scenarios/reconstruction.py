@@ -5,7 +5,7 @@ producer re-runs, and a chain x -> y is rebuilt recursively.
 """
 
 from _cluster import BIG, SmallCluster, on
-from _observe import outcome, RunLog
+from _observe import RunLog, outcome
 
 
 def run(ray, cluster_utils, workdir):

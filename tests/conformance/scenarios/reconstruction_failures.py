@@ -8,7 +8,7 @@ OBJECT_UNRECONSTRUCTABLE_MAX_ATTEMPTS_EXCEEDED.
 """
 
 from _cluster import BIG, SmallCluster, on
-from _observe import error_text, outcome, RunLog, unreconstructable_reasons
+from _observe import RunLog, error_text, outcome, unreconstructable_reasons
 
 
 def run(ray, cluster_utils, workdir):

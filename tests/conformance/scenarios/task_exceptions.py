@@ -6,7 +6,7 @@ carrying the remote traceback; retry_exceptions=True with max_retries=2 / defaul
 -> 1 / 3 runs.
 """
 
-from _observe import about_one_second_apart, error_text, gaps, outcome, RunLog
+from _observe import RunLog, about_one_second_apart, error_text, gaps, outcome
 
 
 def run(ray, cluster_utils, workdir):
@@ -16,10 +16,16 @@ def run(ray, cluster_utils, workdir):
         for label, error, options in (
             ("retry_true_max_retries_2", ValueError, {"retry_exceptions": True, "max_retries": 2}),
             ("retry_true_default_retries", ValueError, {"retry_exceptions": True}),
-            ("retry_list_raises_value_error", ValueError,
-             {"retry_exceptions": [ConnectionError], "max_retries": 2}),
-            ("retry_list_raises_connection_error", ConnectionError,
-             {"retry_exceptions": [ConnectionError], "max_retries": 2}),
+            (
+                "retry_list_raises_value_error",
+                ValueError,
+                {"retry_exceptions": [ConnectionError], "max_retries": 2},
+            ),
+            (
+                "retry_list_raises_connection_error",
+                ConnectionError,
+                {"retry_exceptions": [ConnectionError], "max_retries": 2},
+            ),
         ):
             observations[label] = _retried(ray, workdir, label, error, options)
         return observations

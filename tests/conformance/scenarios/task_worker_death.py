@@ -7,7 +7,7 @@ with os._exit(1), the one fault both backends model the same way.
 
 import os
 
-from _observe import about_one_second_apart, gaps, outcome, RunLog
+from _observe import RunLog, about_one_second_apart, gaps, outcome
 
 
 def run(ray, cluster_utils, workdir):
