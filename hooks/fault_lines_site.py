@@ -4,7 +4,8 @@
 - on_pre_build: renders the lesson figures (lessons/figures/*.py, see lesson_figures.py), writes the
   shipped notebooks, runs the lite build (build/lite).
 - on_files: adds each figure's SVG to the site as figures/<name>.svg.
-- on_page_markdown: `{{ figure <name> }}` lines become the figure with its alt text and caption;
+- on_page_markdown: `{{ num <module>.<key> }}` becomes a number computed by lessons/numbers/<module>.py
+  (see lesson_numbers.py); `{{ figure <name> }}` lines become the figure with its alt text and caption;
   a page whose front matter names `notebook: <stem>` gets the lab panel after its title;
   `playground: true` gets the full-app panel.
 - on_post_build: copies the lite build into site/lite, checks no page names a CDN, and warns
@@ -26,6 +27,7 @@ from pathlib import Path
 import lab_panel
 import lesson_figures
 import lesson_notebooks
+import lesson_numbers
 import lite_build
 from mkdocs.structure.files import File
 
@@ -38,6 +40,7 @@ CDN_PATTERN = re.compile(r"cdn\.jsdelivr|unpkg\.com|fonts\.googleapis|cdnjs\.")
 _notebooks: dict[str, lesson_notebooks.ShippedNotebook] = {}
 _figures: dict[str, lesson_figures.RenderedFigure] = {}
 _figures_shown: set[str] = set()
+_numbers = lesson_numbers.Numbers(REPO)
 
 
 def _skip_lite() -> bool:
@@ -62,6 +65,8 @@ def on_pre_build(config, **kwargs):
     # Figures first: a broken one fails the build in seconds, before the half-minute lite build.
     _figures.clear()
     _figures_shown.clear()
+    global _numbers
+    _numbers = lesson_numbers.Numbers(REPO)  # fresh each build: `mkdocs serve` rebuilds
     try:
         _figures.update(lesson_figures.render_all(REPO))
     except lesson_figures.FigureError as error:
@@ -89,6 +94,10 @@ def _insert_after_title(markdown: str, html: str) -> str:
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
+    try:
+        markdown = _numbers.fill(markdown, page.file.src_path)
+    except lesson_numbers.NumbersError as error:
+        raise SystemExit(str(error)) from None
     try:
         markdown, shown = lesson_figures.place(
             markdown, lab_panel.site_root_prefix(page.url), _figures, page.file.src_path

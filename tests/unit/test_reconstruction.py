@@ -1,6 +1,5 @@
 """Lost objects: lineage reconstruction, its limits, and owners that die."""
 
-
 import pytest
 
 from miniray import exceptions as E
