@@ -2,7 +2,7 @@
 
     make site browser-deps && .venv/bin/python bench/site_load.py [--runs 3]
 
-Lesson: site/lessons/first-tasks/ (load the page, click "Start the lab", run the notebook).
+Lesson: site/lessons/01-mini-runtime/ (load the page, click "Start the lab", run the notebook).
 Baseline: a plain JupyterLite notebook app built from the same pins with default settings except
 the local Pyodide (the same static/pyodide folder, so both run offline); same notebook.
 Cold = a fresh browser profile (empty HTTP disk cache and storage); warm = a reload in that profile.
@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO / "hooks"))
 import site_server  # noqa: E402  (the server `make serve` and the tests use)
 from site_browser import CHROMIUM, CHROMIUM_ARGS, SESSION_READY_JS  # noqa: E402  (as the tests)
 
-LESSON_NOTEBOOK = "lessons/01_first_tasks.ipynb"
+LESSON_NOTEBOOK = "lessons/01_mini_runtime.ipynb"
 BASELINE = REPO / "build/bench/baseline"
 
 
@@ -89,7 +89,7 @@ def first_cell_executed(page, open_lab) -> float:
 
 def lesson_opener(base_url):
     def open_lab(page):
-        page.goto(base_url + "lessons/first-tasks/")
+        page.goto(base_url + "lessons/01-mini-runtime/")
         page.get_by_role("button", name="Start the lab").click()
         return _frame(page)
 

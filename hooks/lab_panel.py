@@ -13,7 +13,7 @@ LITE_DIR = "lite"  # where the JupyterLite build sits inside the site
 
 
 def site_root_prefix(page_url: str) -> str:
-    """Relative path from a page (directory URLs, e.g. 'lessons/first-tasks/') to the site root."""
+    """Relative path from a page (directory URLs, e.g. 'lessons/01-mini-runtime/') to the site root."""
     depth = len([part for part in page_url.split("/") if part])
     return "../" * depth
 

@@ -28,7 +28,7 @@ RAISES_TAG = "raises-exception"
 @dataclass(frozen=True)
 class ShippedNotebook:
     source: Path  # the jupytext file in the repo
-    path: str  # where it lives in the JupyterLite contents, e.g. "lessons/01_first_tasks.ipynb"
+    path: str  # where it lives in the JupyterLite contents, e.g. "lessons/01_mini_runtime.ipynb"
     sha256: str  # of the source file; stored in the notebook and on its lesson page
 
 
@@ -47,7 +47,7 @@ def _is_jupytext(path: Path) -> bool:
 
 
 def write_notebooks(repo: Path, contents_dir: Path) -> dict[str, ShippedNotebook]:
-    """Write every notebook under contents_dir; return them keyed by stem ("01_first_tasks")."""
+    """Write every notebook under contents_dir; return them keyed by stem ("01_mini_runtime")."""
     shipped = {}
     for source in _source_files(repo):
         digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]

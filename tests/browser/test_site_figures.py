@@ -18,7 +18,7 @@ from site_browser import REPO
 pytestmark = pytest.mark.browser
 
 FIGURE = "checkpoint_interval"
-LESSON_PAGE = "lessons/widgets/index.html"
+LESSON_PAGE = "lessons/06-checkpoint-interval/index.html"
 SVG_NS = "http://www.w3.org/2000/svg"
 SITE_PYTHON = REPO / ".venv-site/bin/python"
 # The lesson's inputs, restated so the optimum is checked against an independent computation.

@@ -15,7 +15,7 @@ from site_browser import execute_in_kernel, run_all_cells, start_lab, stdout_of,
 
 pytestmark = pytest.mark.browser
 
-LESSON = "lessons/first-tasks/"
+LESSON = "lessons/01-mini-runtime/"
 OFFLINE_SENTENCE = (
     "matplotlib needs the network: plots and the packages they use come from "
     "Pyodide's CDN in the browser, and everything else in this lab works offline."
@@ -69,7 +69,7 @@ def _assert_notebook_folder_is_the_cwd(frame) -> None:
     (mounted through JupyterLite's service worker, which a fast kernel start could outrun)."""
     out = stdout_of(execute_in_kernel(frame, "import os; print(os.getcwd()); print(sorted(os.listdir('.')))"))
     cwd, listing = out.splitlines()
-    assert cwd == "/drive/lessons" and "01_first_tasks.ipynb" in listing, out
+    assert cwd == "/drive/lessons" and "01_mini_runtime.ipynb" in listing, out
 
 
 def _offline_plot_error(frame) -> dict:
@@ -124,7 +124,7 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
 
     # Another lesson starts warm from the same snapshot, and its widgets talk to Python.
     console.clear()
-    page.goto(base_url + "lessons/widgets/")
+    page.goto(base_url + "lessons/06-checkpoint-interval/")
     frame_locator, frame = start_lab(page)
     run_all_cells(frame)
     wait_for_output(frame_locator, "tasks=4 results=[0, 2, 4, 6]")

@@ -11,7 +11,7 @@ from site_browser import BOOT_TIMEOUT_MS, run_all_cells, start_playground, wait_
 
 pytestmark = pytest.mark.browser
 
-LESSON = "01_first_tasks.ipynb"  # its cells print this from remote tasks
+LESSON = "01_mini_runtime.ipynb"  # its cells print this from remote tasks
 LESSON_OUTPUT = "[0, 2, 4, 6]"
 
 
