@@ -1,0 +1,149 @@
+"""A tiny SVG line chart for the lesson widgets: pure Python, deterministic, theme-aware.
+
+Colours come from JupyterLab's CSS variables with fallbacks, so the same SVG reads in a light or
+dark notebook; series are told apart by dash pattern and marker as well as colour. The text sizes
+are in CSS pixels of the drawn width, so a chart drawn 640 px wide keeps 12 px labels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from html import escape
+
+# Okabe-Ito hues (distinguishable with the common colour-vision deficiencies).
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+DASHES = ("", "6 4", "2 3", "8 3 2 3")
+INK = "var(--jp-ui-font-color1, currentColor)"
+FAINT = "var(--jp-border-color2, #8888)"
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line (or, with ``line=False``, a set of markers) to draw."""
+
+    label: str
+    xs: Sequence[float]
+    ys: Sequence[float]
+    line: bool = True
+    markers: bool = False
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A vertical rule at ``x`` with a short label, e.g. the optimum or the learner's choice."""
+
+    x: float
+    label: str
+
+
+@dataclass
+class Chart:
+    title: str
+    xlabel: str
+    ylabel: str
+    series: list[Series] = field(default_factory=list)
+    rules: list[Marker] = field(default_factory=list)
+    width: int = 640
+    height: int = 360
+    ylim: tuple[float, float] | None = None
+
+
+def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    """About ``count`` round tick values covering [lo, hi]."""
+    if hi <= lo:
+        hi = lo + 1.0
+    raw = (hi - lo) / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    start = math.ceil(lo / step - 1e-9) * step
+    ticks = []
+    value = start
+    while value <= hi + step * 1e-9:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def render(chart: Chart) -> str:
+    """The chart as one <svg> element (a string), with a <title> for screen readers."""
+    left, right, top, bottom = 64, 16, 36, 52
+    plot_w, plot_h = chart.width - left - right, chart.height - top - bottom
+    xs = [x for s in chart.series for x in s.xs] + [r.x for r in chart.rules]
+    ys = [y for s in chart.series for y in s.ys if math.isfinite(y)]
+    x_lo, x_hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
+    y_lo, y_hi = chart.ylim or ((min(0.0, min(ys)), max(ys) * 1.05) if ys else (0.0, 1.0))
+    if x_hi <= x_lo:
+        x_hi = x_lo + 1.0
+    if y_hi <= y_lo:
+        y_hi = y_lo + 1.0
+
+    def px(x: float) -> float:
+        return left + (x - x_lo) / (x_hi - x_lo) * plot_w
+
+    def py(y: float) -> float:
+        y = min(max(y, y_lo), y_hi)
+        return top + plot_h - (y - y_lo) / (y_hi - y_lo) * plot_h
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {chart.width} {chart.height}" '
+        f'width="100%" style="max-width:{chart.width}px;font:12px sans-serif" role="img">',
+        f"<title>{escape(chart.title)}</title>",
+        f'<text x="{left}" y="20" fill="{INK}" font-weight="bold">{escape(chart.title)}</text>',
+    ]
+    for tick in nice_ticks(y_lo, y_hi):
+        y = py(tick)
+        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="{FAINT}"/>')
+        out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="{INK}">{_fmt(tick)}</text>')
+    for tick in nice_ticks(x_lo, x_hi):
+        x = px(tick)
+        out.append(
+            f'<text x="{x:.1f}" y="{top + plot_h + 18}" text-anchor="middle" fill="{INK}">{_fmt(tick)}</text>'
+        )
+    out.append(
+        f'<text x="{left + plot_w / 2}" y="{chart.height - 10}" text-anchor="middle" '
+        f'fill="{INK}">{escape(chart.xlabel)}</text>'
+    )
+    out.append(
+        f'<text transform="translate(16 {top + plot_h / 2}) rotate(-90)" text-anchor="middle" '
+        f'fill="{INK}">{escape(chart.ylabel)}</text>'
+    )
+    out.append(
+        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="{FAINT}"/>'
+    )
+    for rule in chart.rules:
+        x = px(rule.x)
+        out.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="{INK}" stroke-dasharray="3 3"/>'
+        )
+        out.append(f'<text x="{x + 4:.1f}" y="{top + 14}" fill="{INK}">{escape(rule.label)}</text>')
+    for index, series in enumerate(chart.series):
+        colour = PALETTE[index % len(PALETTE)]
+        points = [(px(x), py(y)) for x, y in zip(series.xs, series.ys, strict=True) if math.isfinite(y)]
+        if series.line and len(points) > 1:
+            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+            dash = DASHES[index % len(DASHES)]
+            out.append(
+                f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"'
+                + (f' stroke-dasharray="{dash}"' if dash else "")
+                + "/>"
+            )
+        if series.markers or not series.line:
+            for x, y in points:
+                out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}" stroke="{INK}"/>')
+        legend_y = top + 16 + 16 * index
+        legend_x = left + plot_w - 180
+        out.append(
+            f'<line x1="{legend_x}" x2="{legend_x + 22}" y1="{legend_y - 4}" y2="{legend_y - 4}" '
+            f'stroke="{colour}" stroke-width="2.5"'
+            + (f' stroke-dasharray="{DASHES[index % len(DASHES)]}"' if DASHES[index % len(DASHES)] else "")
+            + "/>"
+        )
+        out.append(f'<text x="{legend_x + 28}" y="{legend_y}" fill="{INK}">{escape(series.label)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
