@@ -1,0 +1,109 @@
+"""The context a scenario runs in: the cluster it builds, the services, the second client.
+
+The grader owns cluster creation so it can note, for every log record, the kernel event it
+happened at (the boundaries where a node loss is worth trying), and owns the services so a
+"client after_effect=N" move can start a second client right after the N-th effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from miniray.cluster_utils import Cluster
+from miniray.liveness.services import Services
+
+from . import sim_access
+from .schedule import ClientMove
+
+
+class GradedServices(Services):
+    """miniray's simulated services, with a hook after each recorded effect."""
+
+    def __init__(self, on_effect: Callable[[int], None]) -> None:
+        super().__init__()
+        self._on_effect = on_effect
+
+    def _log(self, rt, attempt: str, service: str, op: str, key: str, outcome: str, token: str) -> None:
+        super()._log(rt, attempt, service, op, key, outcome, token)
+        self._on_effect(len(self.effects))
+
+
+class Ctx:
+    def __init__(self, sub: Any, clients: list[ClientMove], second_client: Callable | None, params: dict):
+        self.sub = sub
+        self.params = params
+        self.clients = clients
+        self._second_client = second_client
+        self.client_refs: list[Any] = []
+        self.client_errors: list[str] = []
+        self.event_marks: list[int] = []
+        self.nodes: list[str] = []
+        self.services = GradedServices(self._effect_done)
+        self._cluster: Cluster | None = None
+        self._rt: Any = None
+        self.extra: dict[str, Any] = {}
+        self._pending_start = any(c.after_effect == 0 for c in clients)
+
+    # -- for scenarios ---------------------------------------------------------------------------
+    def cluster(
+        self,
+        workers: int = 2,
+        cpus_per_worker: float = 1,
+        head_cpus: float = 0,
+        progress_bound_s: float = 600.0,
+    ) -> Cluster:
+        """A head that runs only the driver (by default) and `workers` worker nodes, connected.
+
+        `progress_bound_s`: virtual seconds within which the scenario's goal must be reached; a
+        run still going past it is reported as starvation."""
+        from miniray import sim
+
+        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": head_cpus})
+        for _ in range(workers):
+            cluster.add_node(num_cpus=cpus_per_worker)
+        cluster.connect()
+        sim.set_budget(max_virtual_seconds=progress_bound_s)
+        self._cluster = cluster
+        self._rt = cluster.rt
+        self.nodes = [n.name for n in cluster.worker_nodes]
+        cluster.rt.log.listeners.append(self._mark)
+        if self._pending_start:  # "after effect 0": on the first event, once the scenario has set up
+            self._pending_start = False
+            cluster.rt.kernel.schedule(0.0, self._launch, label="second-client")
+        return cluster
+
+    def wait_clients(self) -> None:
+        """Let every second client that started finish; their failures are noted, not raised."""
+        import miniray
+
+        for ref in self.client_refs:
+            try:
+                miniray.get(ref)
+            except Exception as e:  # a client failing is an outcome for the invariants to judge
+                self.client_errors.append(f"{type(e).__name__}: {e}".splitlines()[0])
+
+    # -- grader side -------------------------------------------------------------------------------
+    def _mark(self, record: Any) -> None:
+        steps = self._rt.kernel.steps
+        if not self.event_marks or self.event_marks[-1] != steps:
+            self.event_marks.append(steps)
+
+    def _effect_done(self, count: int) -> None:
+        if any(c.after_effect == count for c in self.clients) and self._rt is not None:
+            # Start it from the event loop, not from inside the attempt that made the effect.
+            self._rt.kernel.schedule(0.0, self._launch, label="second-client")
+
+    def _launch(self) -> None:
+        if self._second_client is None:
+            return
+        result = self._second_client(self.sub, self)
+        if result is not None:
+            self.client_refs.append(result)
+
+    def boundaries_into(self, b: Any) -> None:
+        b.nodes = list(self.nodes)
+        b.event_marks = list(self.event_marks)
+        b.effects = len(self.services.effects)
+        b.attempts = sim_access.attempts(self._rt) if self._rt is not None else []
+        b.events = self._rt.kernel.steps if self._rt is not None else 0
