@@ -56,14 +56,14 @@ class HintSpec:
     levels: list[str]
     invariant: str  # the broken invariant's name; "a|b" for either
     scenario: str = ""
-    match: str = ""  # a substring the failure detail must contain
+    match: str = ""  # a regular expression the failure detail must contain
     code: str = ""  # a regular expression the learner's code must match (the mistake's shape)
 
     def matches(self, invariant: str, scenario: str, detail: str, source: str) -> bool:
         return (
             invariant in self.invariant.split("|")
             and (not self.scenario or self.scenario == scenario)
-            and (not self.match or self.match in detail)
+            and (not self.match or re.search(self.match, detail) is not None)
             and (not self.code or re.search(self.code, source, re.MULTILINE) is not None)
         )
 

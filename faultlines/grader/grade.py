@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .budgets import LineCounter
+from .budgets import Counter
 from .exercise import Exercise, TierSpec
 from .report import Failure, Report, TierResult
 from .runner import Outcome, run_schedule
@@ -65,7 +65,7 @@ def _failure(
 
 
 def grade_tier(
-    ex: Exercise, sub: Submission, tier: TierSpec, counter: LineCounter, replay_call: ReplayCall
+    ex: Exercise, sub: Submission, tier: TierSpec, counter: Counter, replay_call: ReplayCall
 ) -> TierResult:
     scenario_runs: list[tuple[str, SearchResult]] = []
     if tier.kind == "scenarios":
@@ -109,7 +109,7 @@ def grade_tier(
 def grade(ex: Exercise, sub: Submission, replay_call: ReplayCall = notebook_replay_call) -> Report:
     """Every tier in order; each tier is graded even after one fails (partial credit by tier)."""
     report = Report(ex.id, ex.title, ex.version, sub.code_hash)
-    counter = LineCounter(sub.files, ex.line_budget)
+    counter = sub.counter(ex.line_budget)
     for tier in ex.tiers:
         report.tiers.append(grade_tier(ex, sub, tier, counter, replay_call))
     return report

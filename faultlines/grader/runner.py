@@ -9,7 +9,7 @@ from typing import Any
 from miniray import context, sim
 from miniray.runtime import BudgetExceeded, Stalled
 
-from .budgets import LearnerBudgetExceeded, LineCounter
+from .budgets import Counter, LearnerBudgetExceeded
 from .exercise import Exercise
 from .schedule import Boundaries, Schedule, split
 from .submission import Submission
@@ -53,10 +53,10 @@ def _judge(ex: Exercise, ctx: Ctx, value: Any) -> list[tuple[str, str]]:
 
 
 def run_schedule(
-    ex: Exercise, sub: Submission, scenario: str, schedule: Schedule, counter: LineCounter | None = None
+    ex: Exercise, sub: Submission, scenario: str, schedule: Schedule, counter: Counter | None = None
 ) -> Outcome:
     faults, clients = split(schedule)
-    counter = counter or LineCounter(sub.files, ex.line_budget)
+    counter = counter or sub.counter(ex.line_budget)
     ctx = Ctx(sub.module(), clients, ex.checks.second_client, {})
     body = ex.checks.scenarios[scenario]
     violations: list[tuple[str, str]] = []

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .budgets import LearnerBudgetExceeded, LineCounter
+from .budgets import TICK, Counter, LearnerBudgetExceeded, TraceCounter
 
 
 class BadSubmission(Exception):
@@ -26,6 +26,7 @@ class Submission:
     source: str
     files: set[str] = field(default_factory=set)  # filenames of the learner's frames (for budgets)
     label: str = "submission"
+    instrumented: bool = True  # compiled with budget ticks; if not, counted by a trace function
 
     @property
     def code_hash(self) -> str:
@@ -36,6 +37,9 @@ class Submission:
 
     def module(self) -> types.SimpleNamespace:
         return types.SimpleNamespace(**self.namespace)
+
+    def counter(self, max_lines: int) -> Counter:
+        return Counter(max_lines) if self.instrumented else TraceCounter(self.files, max_lines)
 
 
 def _check_entries(namespace: dict[str, Any], entries: list[str], label: str) -> None:
@@ -58,7 +62,7 @@ def from_source(source: str, filename: str, entries: list[str], max_lines: int) 
         "__name__": f"submission_{abs(hash(filename)) % 10**8}",
         "__file__": filename,
     }
-    counter = LineCounter({filename}, max_lines)
+    counter = Counter(max_lines)
     try:
         with counter.counting():
             exec(code, namespace)
@@ -86,6 +90,7 @@ def from_file(path: str | Path, entries: list[str], max_lines: int) -> Submissio
 def from_namespace(namespace: dict[str, Any], entries: list[str]) -> Submission:
     """A notebook's globals: the learner's functions are whatever the cells defined."""
     _check_entries(namespace, entries, "your notebook")
+    instrumented = TICK in namespace  # the notebook's cells were compiled with budget ticks
     files: set[str] = set()
     sources = []
     for name in entries:
@@ -100,4 +105,4 @@ def from_namespace(namespace: dict[str, Any], entries: list[str]) -> Submission:
                 sources.append(inspect.getsource(value))
             except (OSError, TypeError):
                 sources.append(code.co_name)
-    return Submission(dict(namespace), "\n".join(sources), files, "your notebook")
+    return Submission(dict(namespace), "\n".join(sources), files, "your notebook", instrumented)
