@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .budgets import TICK, Counter, LearnerBudgetExceeded, TraceCounter
+from .budgets import HOOKS, TICK, Counter, LearnerBudgetExceeded, TraceCounter, instrument
 
 
 class BadSubmission(Exception):
@@ -55,13 +55,12 @@ def _check_entries(namespace: dict[str, Any], entries: list[str], label: str) ->
 def from_source(source: str, filename: str, entries: list[str], max_lines: int) -> Submission:
     label = Path(filename).name
     try:
-        code = compile(source, filename, "exec")
+        code = instrument(source, filename)
     except SyntaxError as e:
         raise BadSubmission(f"{label}: syntax error on line {e.lineno}: {e.msg}") from None
-    namespace: dict[str, Any] = {
-        "__name__": f"submission_{abs(hash(filename)) % 10**8}",
-        "__file__": filename,
-    }
+    except ValueError as e:  # e.g. null bytes in the source
+        raise BadSubmission(f"{label}: not Python source ({e})") from None
+    namespace: dict[str, Any] = {"__name__": "submission", "__file__": filename, **HOOKS}
     counter = Counter(max_lines)
     try:
         with counter.counting():

@@ -10,23 +10,41 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from miniray import context
 from miniray.cluster_utils import Cluster
 from miniray.liveness.services import Services
 
 from . import sim_access
 from .schedule import ClientMove
 
+CLIENT_WINDOW_S = 5.0  # how long the attempt that made effect N waits for the second client
+
 
 class GradedServices(Services):
-    """miniray's simulated services, with a hook after each recorded effect."""
+    """miniray's simulated services, with a hook after each recorded effect.
 
-    def __init__(self, on_effect: Callable[[int], None]) -> None:
+    A body runs without interruption until it blocks, so "a second client between two effects"
+    needs the first one to stop there: the attempt that made effect N sleeps CLIENT_WINDOW_S
+    (journaled, so a replay of the body passes the same point the same way) before its next call.
+    """
+
+    def __init__(self, on_effect: Callable[[int], bool]) -> None:
         super().__init__()
         self._on_effect = on_effect
+        self._holds: dict[str, int] = {}  # attempt -> the journal position where it waits
+
+    def call(self, service, op, key, fn, token=None, record=True):  # type: ignore[no-untyped-def]
+        rt = context.current()
+        body = rt.current[-1] if rt is not None and rt.current else None
+        if body is not None and self._holds.get(body.key) == body.cursor:
+            body.sleep(CLIENT_WINDOW_S)
+        return super().call(service, op, key, fn, token, record)
 
     def _log(self, rt, attempt: str, service: str, op: str, key: str, outcome: str, token: str) -> None:
         super()._log(rt, attempt, service, op, key, outcome, token)
-        self._on_effect(len(self.effects))
+        if self._on_effect(len(self.effects)) and rt.current:
+            body = rt.current[-1]
+            self._holds[body.key] = body.cursor + 1  # right after this call's journal entry
 
 
 class Ctx:
@@ -89,10 +107,12 @@ class Ctx:
         if not self.event_marks or self.event_marks[-1] != steps:
             self.event_marks.append(steps)
 
-    def _effect_done(self, count: int) -> None:
+    def _effect_done(self, count: int) -> bool:
         if any(c.after_effect == count for c in self.clients) and self._rt is not None:
             # Start it from the event loop, not from inside the attempt that made the effect.
             self._rt.kernel.schedule(0.0, self._launch, label="second-client")
+            return True
+        return False
 
     def _launch(self) -> None:
         if self._second_client is None:
