@@ -69,6 +69,8 @@ def from_source(source: str, filename: str, entries: list[str], max_lines: int) 
         raise BadSubmission(f"{label}: while importing: {e}") from None
     except SystemExit as e:
         raise BadSubmission(f"{label}: calls exit({e.code}) while importing") from None
+    except MemoryError:
+        raise MemoryError(f"{label}: ran out of memory while importing") from None
     except Exception as e:
         raise BadSubmission(f"{label}: importing it raised {type(e).__name__}: {e}") from None
     _check_entries(namespace, entries, label)
