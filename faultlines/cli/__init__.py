@@ -34,3 +34,8 @@ def main(argv: list[str]) -> int:
     except UsageError as e:
         print(str(e).splitlines()[0] if str(e) else "bad input", file=sys.stderr)
         return 2
+
+
+def entry() -> None:
+    """The `faultlines` console script."""
+    sys.exit(main(sys.argv[1:]))
