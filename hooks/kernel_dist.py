@@ -88,7 +88,17 @@ def build_faultlines_wheel(repo: Path, dest: Path) -> Path:
     for old in dest.glob("faultlines-*.whl"):
         old.unlink()
     _run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dest), str(repo / "packaging/faultlines")],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "-w",
+            str(dest),
+            str(repo / "packaging/faultlines"),
+        ],
         "building the faultlines wheel",
     )
     wheels = list(dest.glob("faultlines-*.whl"))
