@@ -19,7 +19,7 @@ ReplayCall = Callable[[str], str]
 
 
 def notebook_replay_call(token: str) -> str:
-    return f'faultlines.replay("{token}")'
+    return f'fl.replay("{token}")  # fl is faultlines.notebook'
 
 
 def _nondeterminism_cause(source: str) -> str:

@@ -61,7 +61,9 @@ def render(report: Report, share_url: str | None = None) -> str:
     failure = report.first_failure
     body = _failure(failure, share_url) if failure is not None else ""
     return (
-        f'<div class="fl-report" data-exercise="{escape(report.exercise)}" data-version="{report.version}" '
+        f'<div class="fl-report fl-ex-{escape(report.exercise)} fl-v{report.version} '
+        f'fl-{"passed" if report.passed else "failed"} fl-code-{escape(report.code_hash)}" '
+        f'data-exercise="{escape(report.exercise)}" data-version="{report.version}" '
         f'data-passed="{str(report.passed).lower()}" data-code="{escape(report.code_hash)}">'
         f'<h4 style="color:{color}">{escape(report.exercise)}: {verdict} '
         f"({report.score:g}/{report.max_score:g} points)</h4>"
