@@ -13,6 +13,8 @@ as classes and data attributes, which is how the site records progress in the br
 
 from __future__ import annotations
 
+import base64
+import json
 import sys
 from typing import Any
 
@@ -54,14 +56,29 @@ def _namespace() -> dict[str, Any]:
     return sys._getframe(2).f_globals  # a plain script: the caller's module
 
 
+# From a notebook in the site's lab (lite/notebooks/ or lite/lab/) to the site's replay page.
+SHARE_PAGE = "../../exercises/replay/"
+
+
+def share_link(exercise_id: str, token: str, code: str) -> str:
+    """A link that opens the playground with a notebook replaying `token` on `code`."""
+    payload = json.dumps({"exercise": exercise_id, "token": token, "code": code}, separators=(",", ":"))
+    return SHARE_PAGE + "#s=" + base64.urlsafe_b64encode(payload.encode()).decode().rstrip("=")
+
+
 class CheckResult:
     """Shows as the HTML report in a notebook and as text anywhere else."""
 
-    def __init__(self, report: Report):
+    def __init__(self, report: Report, source: str = ""):
         self.report = report
+        self.source = source
 
     def _repr_html_(self) -> str:
-        return render_html.render(self.report)
+        failure = self.report.first_failure
+        share = None
+        if failure is not None and sys.platform == "emscripten":  # only the site's lab has the page
+            share = share_link(self.report.exercise, failure.token, self.source)
+        return render_html.render(self.report, share_url=share)
 
     def __repr__(self) -> str:
         return render_text.render(self.report)
@@ -80,9 +97,11 @@ def check(exercise_id: str | None = None) -> CheckResult | None:
         sub = submission.from_namespace(_namespace(), ex.entry)
     except submission.BadSubmission as e:
         report = Report(ex.id, ex.title, ex.version, "", error=str(e))
+        source = ""
     else:
         report = grade.grade(ex, sub)
-    result = CheckResult(report)
+        source = sub.source
+    result = CheckResult(report, source)
     if _shell() is None:
         print(repr(result))
         return None
