@@ -6,9 +6,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from miniray import context, sim
 from miniray.runtime import BudgetExceeded, Stalled
 
+from . import sim_access
 from .budgets import Counter, LearnerBudgetExceeded
 from .exercise import Exercise
 from .schedule import Boundaries, Schedule, split
@@ -60,15 +60,17 @@ def run_schedule(
     ctx = Ctx(sub.module(), clients, ex.checks.second_client, {})
     body = ex.checks.scenarios[scenario]
     violations: list[tuple[str, str]] = []
-    run = None
+    finished = False
+    value: Any = None
+    error: BaseException | None = None
     try:
         with counter.counting():
-            run = sim.run(lambda: body(ctx.sub, ctx), seed=0, faults=faults, max_events=ex.max_events)
+            value, error = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events)
+        finished = True
     except LearnerBudgetExceeded as e:
         violations.append((BUDGET, str(e)))
-    rt = ctx._rt or context._state.get("last")
-    if run is not None:
-        error = run.error
+    rt = ctx._rt or sim_access.last_runtime()
+    if finished:
         if isinstance(error, Stalled):
             violations.append((PROGRESS, "deadlock: " + str(error).splitlines()[0]))
         elif isinstance(error, BudgetExceeded):
@@ -78,7 +80,7 @@ def run_schedule(
         elif error is not None:
             violations.append((NO_ERROR, f"the run raised {_first_line(error)}"))
         else:
-            violations.extend(_judge(ex, ctx, run.value))
+            violations.extend(_judge(ex, ctx, value))
     records = list(rt.log.records) if rt is not None else []
     log = [r.line() for r in records]
     effects = [e.line() for e in ctx.services.effects]

@@ -55,7 +55,8 @@ class Ctx:
         self._second_client = second_client
         self.client_refs: list[Any] = []
         self.client_errors: list[str] = []
-        self.event_marks: list[int] = []
+        self.event_marks: list[tuple[int, tuple[str, ...]]] = []  # (kernel event, nodes running work)
+        self._running: dict[str, str] = {}  # attempt -> node, from the log
         self.nodes: list[str] = []
         self.services = GradedServices(self._effect_done)
         self._cluster: Cluster | None = None
@@ -103,9 +104,17 @@ class Ctx:
 
     # -- grader side -------------------------------------------------------------------------------
     def _mark(self, record: Any) -> None:
+        kind = record.kind
+        if kind == "task.start":
+            self._running[record.fields["attempt"]] = record.fields["node"]
+        elif kind in ("task.finish", "task.error", "task.fail"):
+            self._running.pop(record.fields["attempt"], None)
         steps = self._rt.kernel.steps
-        if not self.event_marks or self.event_marks[-1] != steps:
-            self.event_marks.append(steps)
+        busy = tuple(sorted(set(self._running.values())))
+        if self.event_marks and self.event_marks[-1][0] == steps:
+            self.event_marks[-1] = (steps, busy)
+        else:
+            self.event_marks.append((steps, busy))
 
     def _effect_done(self, count: int) -> bool:
         if any(c.after_effect == count for c in self.clients) and self._rt is not None:
