@@ -142,4 +142,10 @@ def backs_off(outcome: dict, ctx: Any) -> str | None:
                 f"attempt {i + 1} was submitted {gap:g} s after attempt {i}; with base_delay_s={BASE_DELAY_S:g} "
                 f"it must wait at least {wanted:g} s (doubling each time)"
             )
+        # Where no fault stretched an attempt, the wait is exact: waiting longer only delays the result.
+        if not ctx.faults and gap > wanted + 1e-9:
+            return (
+                f"attempt {i + 1} was submitted {gap:g} s after attempt {i}; the backoff is base_delay_s, "
+                f"then twice that, and so on: {wanted:g} s here"
+            )
     return None

@@ -58,6 +58,7 @@ def run_schedule(
     faults, clients = split(schedule)
     counter = counter or sub.counter(ex.line_budget)
     ctx = Ctx(sub.module(), clients, ex.checks.second_client, {})
+    ctx.faults = faults  # what this schedule injects, for invariants that depend on it
     body = ex.checks.scenarios[scenario]
     violations: list[tuple[str, str]] = []
     finished = False

@@ -52,6 +52,7 @@ class Ctx:
         self.sub = sub
         self.params = params
         self.clients = clients
+        self.faults: list[Any] = []  # the schedule's miniray faults (set by the runner)
         self._second_client = second_client
         self.client_refs: list[Any] = []
         self.client_errors: list[str] = []
