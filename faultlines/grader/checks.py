@@ -13,7 +13,7 @@
         ...
 
     @checks.client
-    def second_client(sub, ctx): ...     # what a "client after_effect=N" move starts
+    def second_client(sub, ctx): ...     # what a "client after_call=N" move starts
 
 An invariant's name is what a failure message prints, verbatim.
 """

@@ -4,7 +4,7 @@ A schedule is a tuple of moves, each a short text token so it prints, shrinks an
     "crash charge#1/1 step=2"            miniray: crash that attempt just before interaction 2
     "kill_node node:1 after_event=14"    miniray: lose a node right after kernel event 14
     "pause_node node:1 after_event=9 duration=12"
-    "client after_effect=1"              grader: a second client starts right after effect 1
+    "client after_call=1"                grader: a second client starts right after service call 1
 The grader's moves are not Ray faults, so they stay here rather than in miniray.faults.
 """
 
@@ -20,7 +20,7 @@ MOVE_KINDS = ("crash", "node_loss", "pause", "client")
 
 @dataclass(frozen=True)
 class ClientMove:
-    after_effect: int
+    after_call: int
 
 
 def is_client(token: str) -> bool:
@@ -30,7 +30,7 @@ def is_client(token: str) -> bool:
 def parse_client(token: str) -> ClientMove:
     _, arg = token.split(" ", 1)
     key, value = arg.split("=", 1)
-    if key != "after_effect":
+    if key != "after_call":
         raise ValueError(f"bad client move {token!r}")
     return ClientMove(int(value))
 
@@ -53,11 +53,11 @@ def validate(token: str) -> str:
 
 @dataclass
 class Boundaries:
-    """Where one run could have been broken: its attempts' interactions, events, effects, nodes."""
+    """Where one run could have been broken: its attempts' interactions, events, calls, nodes."""
 
     attempts: list[tuple[str, int]] = field(default_factory=list)
     events: int = 0
-    effects: int = 0
+    calls: int = 0  # service calls made (reads included)
     nodes: list[str] = field(default_factory=list)
     # Kernel event indices at which something visible happened (a log record), with the nodes
     # running an attempt then: losing a node elsewhere, or between two such events, changes
@@ -78,7 +78,7 @@ class Boundaries:
                 for node in busy
             ]
         if "client" in kinds:
-            out += [f"client after_effect={i}" for i in range(self.effects + 1)]
+            out += [f"client after_call={i}" for i in range(self.calls + 1)]
         return out
 
     def count(self, schedule: Schedule, kind: str) -> int:

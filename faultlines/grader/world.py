@@ -2,7 +2,7 @@
 
 The grader owns cluster creation so it can note, for every log record, the kernel event it
 happened at (the boundaries where a node loss is worth trying), and owns the services so a
-"client after_effect=N" move can start a second client right after the N-th effect.
+"client after_call=N" move can start a second client right after the N-th service call.
 """
 
 from __future__ import annotations
@@ -17,20 +17,22 @@ from miniray.liveness.services import Services
 from . import sim_access
 from .schedule import ClientMove
 
-CLIENT_WINDOW_S = 5.0  # how long the attempt that made effect N waits for the second client
+CLIENT_WINDOW_S = 5.0  # how long the attempt that made call N waits for the second client
 
 
 class GradedServices(Services):
-    """miniray's simulated services, with a hook after each recorded effect.
+    """miniray's simulated services, with a hook after each service call (reads included: a
+    check-then-act races between its read and its write).
 
-    A body runs without interruption until it blocks, so "a second client between two effects"
-    needs the first one to stop there: the attempt that made effect N sleeps CLIENT_WINDOW_S
+    A body runs without interruption until it blocks, so "a second client between two calls"
+    needs the first one to stop there: the attempt that made call N sleeps CLIENT_WINDOW_S
     (journaled, so a replay of the body passes the same point the same way) before its next call.
     """
 
-    def __init__(self, on_effect: Callable[[int], bool]) -> None:
+    def __init__(self, on_call: Callable[[int], bool]) -> None:
         super().__init__()
-        self._on_effect = on_effect
+        self._on_call = on_call
+        self._calls = 0
         self._holds: dict[str, int] = {}  # attempt -> the journal position where it waits
 
     def call(self, service, op, key, fn, token=None, record=True):  # type: ignore[no-untyped-def]
@@ -38,13 +40,16 @@ class GradedServices(Services):
         body = rt.current[-1] if rt is not None and rt.current else None
         if body is not None and self._holds.get(body.key) == body.cursor:
             body.sleep(CLIENT_WINDOW_S)
-        return super().call(service, op, key, fn, token, record)
 
-    def _log(self, rt, attempt: str, service: str, op: str, key: str, outcome: str, token: str) -> None:
-        super()._log(rt, attempt, service, op, key, outcome, token)
-        if self._on_effect(len(self.effects)) and rt.current:
-            body = rt.current[-1]
-            self._holds[body.key] = body.cursor + 1  # right after this call's journal entry
+        def counted() -> Any:  # runs only when the call is really made, not on a journal replay
+            try:
+                return fn()
+            finally:
+                self._calls += 1
+                if self._on_call(self._calls) and body is not None:
+                    self._holds[body.key] = body.cursor + 1  # right after this call's journal entry
+
+        return super().call(service, op, key, counted, token, record)
 
 
 class Ctx:
@@ -59,11 +64,11 @@ class Ctx:
         self.event_marks: list[tuple[int, tuple[str, ...]]] = []  # (kernel event, nodes running work)
         self._running: dict[str, str] = {}  # attempt -> node, from the log
         self.nodes: list[str] = []
-        self.services = GradedServices(self._effect_done)
+        self.services = GradedServices(self._call_done)
         self._cluster: Cluster | None = None
         self._rt: Any = None
         self.extra: dict[str, Any] = {}
-        self._pending_start = any(c.after_effect == 0 for c in clients)
+        self._pending_start = any(c.after_call == 0 for c in clients)
 
     # -- for scenarios ---------------------------------------------------------------------------
     def cluster(
@@ -88,10 +93,16 @@ class Ctx:
         self._rt = cluster.rt
         self.nodes = [n.name for n in cluster.worker_nodes]
         cluster.rt.log.listeners.append(self._mark)
-        if self._pending_start:  # "after effect 0": on the first event, once the scenario has set up
+        if self._pending_start:  # "after call 0": on the first event, once the scenario has set up
             self._pending_start = False
             cluster.rt.kernel.schedule(0.0, self._launch, label="second-client")
         return cluster
+
+    def finished_attempts(self) -> set[str]:
+        """Attempts that ran to their end (returned or raised), as opposed to being killed."""
+        if self._rt is None:
+            return set()
+        return {r.fields["attempt"] for r in self._rt.log.records if r.kind in ("task.finish", "task.error")}
 
     def wait_clients(self) -> None:
         """Let every second client that started finish; their failures are noted, not raised."""
@@ -117,8 +128,8 @@ class Ctx:
         else:
             self.event_marks.append((steps, busy))
 
-    def _effect_done(self, count: int) -> bool:
-        if any(c.after_effect == count for c in self.clients) and self._rt is not None:
+    def _call_done(self, count: int) -> bool:
+        if any(c.after_call == count for c in self.clients) and self._rt is not None:
             # Start it from the event loop, not from inside the attempt that made the effect.
             self._rt.kernel.schedule(0.0, self._launch, label="second-client")
             return True
@@ -134,6 +145,6 @@ class Ctx:
     def boundaries_into(self, b: Any) -> None:
         b.nodes = list(self.nodes)
         b.event_marks = list(self.event_marks)
-        b.effects = len(self.services.effects)
+        b.calls = self.services._calls
         b.attempts = sim_access.attempts(self._rt) if self._rt is not None else []
         b.events = self._rt.kernel.steps if self._rt is not None else 0

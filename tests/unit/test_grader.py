@@ -120,13 +120,13 @@ def test_search_finds_the_shortest_failing_schedule_first():
 
 
 def test_a_second_client_between_two_effects_is_searched():
-    # No crash at all: another client checks between the first one's charge and its mark_paid.
+    # No crash at all: another client checks between the first one's check and its charge.
     ex = exercise.load("fault05")
     sub = submission.from_file(ex.folder / "wrong/check_then_charge.py", ex.entry, ex.line_budget)
     tier = dataclasses.replace(next(t for t in ex.tiers if t.kind == "search"), moves=("client",), k=1)
     result = search.exhaustive(tier, lambda s: run_schedule(ex, sub, tier.scenario, s))
     assert result.failure is not None
-    assert result.failure.schedule == ("client after_effect=1",)
+    assert result.failure.schedule == ("client after_call=1",)
     assert result.failure.violations[0][0] == "charged-at-most-once"
     # ...and the reference survives every such schedule.
     ref = submission.from_file(ex.reference_path, ex.entry, ex.line_budget)
