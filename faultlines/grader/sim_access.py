@@ -32,7 +32,9 @@ def run_quiet(
     if context.current() is not None:
         api.shutdown()
     saved = dict(api._pending)
-    api._pending.update(seed=0, faults=list(faults), budget=dict(saved["budget"], max_events=max_events))
+    budget: dict[str, Any] = dict(saved["budget"])  # type: ignore[call-overload]
+    budget["max_events"] = max_events
+    api._pending.update(seed=0, faults=list(faults), budget=budget)
     context._state["last"] = None
     try:
         try:
