@@ -57,12 +57,26 @@ def _grade_local(exercise: str, hidden: str | None) -> Callable[[Path], dict]:
     return one
 
 
+def _worker_env() -> dict[str, str]:
+    """Ray workers import faultlines too: from the same place as this process does."""
+    root = str(Path(__file__).resolve().parents[2])
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+
+
 def _ray_map(
     address: str, exercise: str, hidden: str | None, items: list[tuple[str, Path]]
 ) -> Iterable[dict]:
-    import ray  # the real Ray: an instructor's cluster with faultlines installed on its nodes
-
-    ray.init(address=address)
+    try:
+        import ray  # the real Ray: an instructor's cluster with faultlines installed on its nodes
+    except ImportError:
+        raise UsageError("--ray needs Ray installed in this Python (pip install 'ray==2.60.0')") from None
+    # "local" starts a one-machine Ray for trying this out; anything else is a cluster address.
+    try:
+        ray.init(address=None if address == "local" else address, runtime_env={"env_vars": _worker_env()})
+    except Exception as e:
+        raise UsageError(
+            f"--ray {address}: cannot start or reach the Ray cluster ({str(e).splitlines()[0]})"
+        ) from None
 
     @ray.remote(num_cpus=1)
     def grade_remote(source: str, name: str) -> dict:
