@@ -152,3 +152,23 @@ def test_random_schedules_are_shrunk_to_a_minimal_one():
     for index in range(len(failure.schedule)):  # 1-minimal: dropping any move makes it pass
         fewer = tuple(failure.schedule[:index] + failure.schedule[index + 1 :])
         assert not run_schedule(ex, sub, failure.scenario, fewer).failed
+
+
+def test_a_deadlock_and_a_starvation_are_reported_as_such():
+    deadlock = (
+        "import miniray as ray\n"
+        "@ray.remote(num_cpus=64)\n"
+        "def huge():\n    return 1\n"
+        "def call_with_retries(submit, max_attempts=4, base_delay_s=1.0):\n"
+        "    ray.get(huge.remote())\n"
+        "    return ray.get(submit())\n"
+    )
+    failure = grade_source("fault01", deadlock).first_failure
+    assert failure.invariant == "progress" and failure.detail.startswith(
+        "deadlock: nothing can make progress"
+    )
+    starvation = (REPO / "exercises/fault01/wrong/retry_forever.py").read_text()
+    failure = grade_source("fault01", starvation).first_failure
+    assert failure.invariant == "progress" and failure.detail.startswith(
+        "starvation: the goal was not reached"
+    )
