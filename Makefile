@@ -12,7 +12,7 @@ SITE_VENV := .venv-site
 SITE_STAMP := $(SITE_VENV)/.site-installed
 BROWSER_STAMP := $(VENV)/.browser-installed
 
-.PHONY: test serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps bench clean
+.PHONY: test serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps bench mutants wheels clean
 
 ## Python dev environment (miniray editable + test tools)
 $(DEV_STAMP): pyproject.toml
@@ -48,6 +48,14 @@ pyodide-wheels: $(PYODIDE_WHEELS_STAMP)
 
 test: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps site
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q
+
+## Mutation testing of the exercises' reference solutions (slow: not part of `make test`)
+mutants: $(DEV_STAMP)
+	$(BIN)/python tests/mutants/run_mutants.py
+
+## The two distributions, miniray and faultlines (which depends on miniray), as wheels in dist/
+wheels: $(DEV_STAMP)
+	$(BIN)/pip wheel -q --no-deps -w dist . ./packaging/faultlines
 
 bench: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP)
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python bench/run_all.py

@@ -31,6 +31,7 @@ BENCHMARKS = [
     ),
     ("replay_cost.py", None, None),
     ("pg_starvation.py", None, None),
+    ("grader_check.py", None, None),
 ]
 
 

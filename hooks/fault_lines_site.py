@@ -24,6 +24,7 @@ import re
 import shutil
 from pathlib import Path
 
+import exercise_pages
 import lab_panel
 import lesson_figures
 import lesson_notebooks
@@ -58,6 +59,7 @@ def on_config(config, **kwargs):
     design = sorted((Path(config["docs_dir"]) / "design").glob("*.md"))
     if design and config["nav"] is not None:
         config["nav"].append({"Design": [f"design/{page.name}" for page in design]})
+    exercise_pages.add_nav(config, REPO)
     return config
 
 
@@ -74,6 +76,7 @@ def on_pre_build(config, **kwargs):
     _notebooks.clear()
     if _skip_lite():
         _notebooks.update(lesson_notebooks.write_notebooks(REPO, REPO / "build/notebooks-only"))
+        _notebooks.update(exercise_pages.write_notebooks(REPO, REPO / "build/notebooks-only"))
         log.info("FAULT_LINES_SKIP_LITE=1: site built without the JupyterLite playground")
         return
     _notebooks.update(lite_build.build_lite(REPO, LITE_BUILD, log=log.info))
@@ -82,6 +85,8 @@ def on_pre_build(config, **kwargs):
 def on_files(files, config, **kwargs):
     for figure in _figures.values():
         files.append(File.generated(config, figure.site_path, content=figure.svg))
+    for page in exercise_pages.files(config, REPO):
+        files.append(page)
     return files
 
 

@@ -1,8 +1,8 @@
 """Stage the self-hosted Pyodide distribution that JupyterLite's kernel loads from.
 
 Result: <lite_src>/static/pyodide/ with Pyodide's core files (from the npm package), every wheel
-the kernel boots from (PyPI, hash-pinned), the kernel's own shim wheels, a miniray wheel built
-from this repo, all byte-compiled for Pyodide (wheel_bytecode), and a pyodide-lock.json naming
+the kernel boots from (PyPI, hash-pinned), the kernel's own shim wheels, miniray and faultlines
+wheels built from this repo, all byte-compiled for Pyodide (wheel_bytecode), and a pyodide-lock.json naming
 exactly those files. jupyterlite-pyodide-kernel copies that "well-known" folder into the site
 and points the kernel at it.
 """
@@ -82,6 +82,31 @@ def build_miniray_wheel(repo: Path, dest: Path) -> Path:
     return wheels[0]
 
 
+def build_faultlines_wheel(repo: Path, dest: Path) -> Path:
+    """Wheel of the course's own package (packaging/faultlines: the grader and the public half of
+    each exercise), so `import faultlines` works in the browser too."""
+    for old in dest.glob("faultlines-*.whl"):
+        old.unlink()
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "-w",
+            str(dest),
+            str(repo / "packaging/faultlines"),
+        ],
+        "building the faultlines wheel",
+    )
+    wheels = list(dest.glob("faultlines-*.whl"))
+    if len(wheels) != 1:
+        raise SystemExit(f"expected one faultlines wheel in {dest}, found {wheels}")
+    return wheels[0]
+
+
 def stage_pyodide(repo: Path, lite_src: Path, cdn_base_url: str) -> Path:
     """Fill <lite_src>/static/pyodide and return the path of the lock written there."""
     npm_pyodide = repo / "node_modules/pyodide"
@@ -102,6 +127,8 @@ def stage_pyodide(repo: Path, lite_src: Path, cdn_base_url: str) -> Path:
             shutil.copy2(wheel, out / wheel.name)
     miniray = build_miniray_wheel(miniray_source(repo), cache / "miniray")
     shutil.copy2(miniray, out / miniray.name)
+    faultlines = build_faultlines_wheel(repo, cache / "faultlines")
+    shutil.copy2(faultlines, out / faultlines.name)
     wheel_bytecode.compile_wheels(out, repo)
 
     lock = pyodide_lock.build_lock(out, npm_pyodide / "pyodide-lock.json", cdn_base_url)

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import exercise_pages
 import kernel_boot
 import kernel_boot_order
 import kernel_dist
@@ -54,6 +55,7 @@ def build_lite(repo: Path, out_dir: Path, log=print) -> dict[str, lesson_noteboo
     shutil.rmtree(lite_src, ignore_errors=True)
     lite_src.mkdir(parents=True)
     notebooks = lesson_notebooks.write_notebooks(repo, lite_src / "files")
+    notebooks.update(exercise_pages.write_notebooks(repo, lite_src / "files"))
     lesson_notebooks.execute_lessons(repo, notebooks)
     kernel_dist.stage_pyodide(repo, lite_src, _cdn_base_url())
     _write_build_config(repo, lite_src)

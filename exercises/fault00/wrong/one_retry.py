@@ -1,0 +1,19 @@
+import miniray as ray
+
+
+def make_pipeline():
+    @ray.remote(max_retries=1)
+    def clean(line):
+        return " ".join(line.lower().split())
+
+    @ray.remote(max_retries=1)
+    def count(text):
+        return len(text.split())
+
+    return clean, count
+
+
+def run_pipeline(stages, lines):
+    clean, count = stages
+    refs = [count.remote(clean.remote(line)) for line in lines]
+    return ray.get(refs)

@@ -1,0 +1,18 @@
+import time
+
+import miniray as ray
+from miniray.exceptions import NodeDiedError, WorkerCrashedError
+
+TRANSIENT = (ConnectionError, TimeoutError, WorkerCrashedError, NodeDiedError)
+
+
+def call_with_retries(submit, max_attempts=4, base_delay_s=1.0):
+    delay = base_delay_s
+    for attempt in range(max_attempts + 1):  # one retry too many: max_attempts + 1 attempts
+        try:
+            return ray.get(submit())
+        except TRANSIENT:
+            if attempt == max_attempts:
+                raise
+        time.sleep(delay)
+        delay *= 2

@@ -1,0 +1,6 @@
+import time
+
+
+def process_order(api, order_id, amount):
+    charge_id = api.charge(order_id, amount, idempotency_key=f"order-{order_id}-{time.time()}")
+    api.mark_paid(order_id, charge_id)

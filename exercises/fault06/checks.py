@@ -1,0 +1,137 @@
+"""fault06 checks: a task's output is committed exactly once, whole, whatever attempts run.
+
+Duplicate attempts come from Ray's retry after a crash (the first attempt may have written
+already) and from a second client: a speculative copy of the same task, as a straggler
+mitigation would start. The blob store's exclusive `commit` is kept out of reach: the learner
+gets put, rename (which refuses an existing destination), read and delete, and builds it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import miniray as ray
+from faultlines.grader.checks import Checks
+
+checks = Checks()
+SHARDS = (1, 2)
+
+
+class Output:
+    """What write_output gets: a blob store, and a name unique to the running attempt."""
+
+    def __init__(self, services: Any) -> None:
+        self._blobs = services.blobs
+        self._svc = services
+
+    def put(self, path: str, data: Any) -> None:
+        self._blobs.put(path, data)
+
+    def rename(self, src: str, dst: str) -> None:
+        """Atomic; raises FileExistsError if dst exists (the first rename wins)."""
+        self._blobs.rename(src, dst)
+
+    def read(self, path: str) -> Any:
+        return self._blobs.read(path)
+
+    def delete(self, path: str) -> None:
+        self._blobs.delete(path)
+
+    def attempt_name(self) -> str:
+        """A name no other attempt has, e.g. for a private temporary path."""
+        from miniray import context
+
+        rt = context.current()
+        return rt.current[-1].key.replace("#", "-").replace("/", "-") if rt and rt.current else "driver"
+
+
+def _task(sub: Any, out: Output) -> Any:
+    @ray.remote(max_retries=3)
+    def produce(shard: int) -> None:
+        stamp = time.time()  # differs per attempt: two attempts' rows can be told apart
+        rows = [f"shard {shard} row {i} @{stamp:.0f}" for i in range(2)]
+        time.sleep(1.0)  # the work: a window for a crash, a node loss or a duplicate
+        return sub.write_output(out, f"out/shard-{shard}", rows)
+
+    return produce
+
+
+@checks.scenario("two-shards")
+def two_shards(sub: Any, ctx: Any) -> dict:
+    ctx.cluster(workers=2)
+    out = Output(ctx.services)
+    task = _task(sub, out)
+    ctx.extra["task"] = task
+    errors = {}
+    refs = {shard: task.remote(shard) for shard in SHARDS}
+    for shard, ref in refs.items():
+        try:
+            ray.get(ref)
+        except Exception as e:
+            errors[shard] = f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"
+    ctx.wait_clients()
+    return {
+        "errors": errors,
+        "files": dict(ctx.services.blobs.files),
+        "writers": dict(ctx.services.blobs.writers),
+    }
+
+
+@checks.client
+def speculative_copy(sub: Any, ctx: Any) -> Any:
+    """A second attempt of shard 1 started while the first still runs (speculative execution)."""
+    return ctx.extra["task"].remote(1)
+
+
+def _final(shard: int) -> str:
+    return f"out/shard-{shard}"
+
+
+@checks.invariant("written-once")
+def written_once(outcome: dict, ctx: Any) -> list[str]:
+    problems = []
+    for shard in SHARDS:
+        path = _final(shard)
+        writes = [
+            e
+            for e in ctx.services.of(service="blob", outcome="ok")
+            if (e.op == "put" and e.key == path) or (e.op == "rename" and e.key.endswith("->" + path))
+        ]
+        if len(writes) > 1:
+            who = ", ".join(f"{e.attempt} {e.op}" for e in writes)
+            problems.append(
+                f"{path} was written {len(writes)} times ({who}): a reader may have seen the first"
+            )
+    return problems
+
+
+@checks.invariant("every-shard-committed")
+def committed(outcome: dict, ctx: Any) -> list[str]:
+    problems = []
+    for shard in SHARDS:
+        path = _final(shard)
+        data = outcome["files"].get(path)
+        if shard in outcome["errors"]:
+            problems.append(f"shard {shard}: the task failed with {outcome['errors'][shard]}")
+        elif data is None:
+            problems.append(f"{path} is missing after the job finished")
+        elif (
+            not isinstance(data, list) or len(data) != 2 or len({row.rsplit("@", 1)[-1] for row in data}) != 1
+        ):
+            problems.append(f"{path} is not one attempt's complete output: {data!r}")
+    return problems
+
+
+@checks.invariant("no-stray-files")
+def no_strays(outcome: dict, ctx: Any) -> list[str]:
+    # A killed attempt cannot clean up after itself (a job-end sweep would); one that ran to its
+    # end must leave nothing behind.
+    finals = {_final(shard) for shard in SHARDS}
+    finished = ctx.finished_attempts()
+    strays = sorted(p for p in outcome["files"] if p not in finals and outcome["writers"].get(p) in finished)
+    return (
+        [f"left behind: {', '.join(strays)} (a losing attempt must delete its temporary output)"]
+        if strays
+        else []
+    )

@@ -1,0 +1,7 @@
+def write_output(out, path, rows):
+    temp = f"tmp/{out.attempt_name()}"
+    out.put(temp, rows)
+    try:
+        out.rename(temp, path)
+    except FileExistsError:
+        pass

@@ -1,0 +1,2 @@
+def write_output(out, path, rows):
+    out.put(path, rows)

@@ -1,0 +1,119 @@
+"""Grade a submission tier by tier: run, search, shrink, re-run for determinism, explain."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .budgets import Counter
+from .exercise import Exercise, TierSpec
+from .report import Failure, Report, TierResult
+from .runner import Outcome, run_schedule
+from .schedule import Schedule
+from .search import SearchResult, exhaustive, randomized
+from .shrink import shrink
+from .submission import Submission
+from .tokens import Token
+
+ReplayCall = Callable[[str], str]
+
+
+def notebook_replay_call(token: str) -> str:
+    return f'fl.replay("{token}")  # fl is faultlines.notebook'
+
+
+def _nondeterminism_cause(source: str) -> str:
+    if re.search(r"\b(random|uuid|secrets)\b", source):
+        return "an unseeded random source (random, uuid or secrets)"
+    if re.search(r"\b(datetime|time\.time|time_ns|perf_counter|monotonic)\b", source):
+        return "the wall clock"
+    return "a global: state kept between runs (a module-level variable, list or dict changed by a run)"
+
+
+def _failure(
+    ex: Exercise,
+    sub: Submission,
+    scenario: str,
+    found: Outcome,
+    run: Callable[[Schedule], Outcome],
+    replay_call,
+) -> Failure:
+    small, _ = shrink(found, run)
+    again = run(small.schedule)  # executed twice: a verdict needs the same trace both times
+    nondeterminism = None
+    if again.trace != small.trace:
+        nondeterminism = (
+            f"the same schedule gave two different runs, so there is no verdict to give: your code "
+            f"depends on {_nondeterminism_cause(sub.source)}. Make it depend only on its inputs and "
+            f"on miniray (whose clock and ids replay)."
+        )
+    invariant, detail = small.violations[0]
+    token = Token(ex.id, ex.version, sub.code_hash, scenario, small.schedule).encode()
+    return Failure(
+        invariant=invariant,
+        detail=detail,
+        scenario=scenario,
+        schedule=list(small.schedule),
+        token=token,
+        replay_call=replay_call(token),
+        timeline=small.log,
+        effects=small.effects,
+        hint=ex.hint_for(invariant, scenario, detail, sub.source),
+        nondeterminism=nondeterminism,
+        shrunk_from=len(found.schedule),
+    )
+
+
+def grade_tier(
+    ex: Exercise, sub: Submission, tier: TierSpec, counter: Counter, replay_call: ReplayCall
+) -> TierResult:
+    scenario_runs: list[tuple[str, SearchResult]] = []
+    if tier.kind == "scenarios":
+        explored = 0
+        for scenario, schedule in tier.runs:
+            outcome = run_schedule(ex, sub, scenario, schedule, counter)
+            explored += 1
+            if outcome.failed:
+                scenario_runs.append((scenario, SearchResult(outcome, explored)))
+                break
+        else:
+            scenario_runs.append(("", SearchResult(None, explored)))
+    else:
+
+        def run(schedule: Schedule) -> Outcome:
+            return run_schedule(ex, sub, tier.scenario, schedule, counter)
+
+        searched = exhaustive(tier, run) if tier.kind == "search" else randomized(tier, run)
+        scenario_runs.append((tier.scenario, searched))
+    scenario, result = scenario_runs[-1]
+    failure = None
+    if result.failure is not None:
+
+        def rerun(schedule: Schedule) -> Outcome:
+            return run_schedule(ex, sub, scenario, schedule, counter)
+
+        failure = _failure(ex, sub, scenario, result.failure, rerun, replay_call)
+    passed = failure is None
+    return TierResult(
+        name=tier.name,
+        kind=tier.kind,
+        points=tier.points,
+        earned=tier.points if passed else 0.0,
+        passed=passed,
+        schedules=result.explored,
+        failure=failure,
+        hidden=tier.hidden,
+    )
+
+
+def grade(ex: Exercise, sub: Submission, replay_call: ReplayCall = notebook_replay_call) -> Report:
+    """Every tier in order; each tier is graded even after one fails (partial credit by tier)."""
+    report = Report(ex.id, ex.title, ex.version, sub.code_hash)
+    counter = sub.counter(ex.line_budget)
+    for tier in ex.tiers:
+        report.tiers.append(grade_tier(ex, sub, tier, counter, replay_call))
+    return report
+
+
+def replay(ex: Exercise, sub: Submission, token: Token) -> Outcome:
+    return run_schedule(ex, sub, token.scenario, token.schedule)

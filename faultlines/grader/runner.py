@@ -1,0 +1,101 @@
+"""Run one schedule of one scenario on a submission, and judge it by the exercise's invariants."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from miniray.runtime import BudgetExceeded, Stalled
+
+from . import sim_access
+from .budgets import Counter, LearnerBudgetExceeded
+from .exercise import Exercise
+from .schedule import Boundaries, Schedule, split
+from .submission import Submission
+from .world import Ctx
+
+PROGRESS = "progress"  # the built-in invariant: the goal is reached after the faults stop
+BUDGET = "step-budget"
+NO_ERROR = "runs-without-error"
+
+
+@dataclass
+class Outcome:
+    schedule: Schedule
+    violations: list[tuple[str, str]]  # (invariant name, concrete detail)
+    fingerprint: str  # the run's state, fault records left out: equal means a duplicate state
+    trace: str  # the full event log plus effects: equal on every execution of a deterministic run
+    log: list[str] = field(default_factory=list)
+    effects: list[str] = field(default_factory=list)
+    boundaries: Boundaries = field(default_factory=Boundaries)
+    lines: int = 0
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.violations)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def _judge(ex: Exercise, ctx: Ctx, value: Any) -> list[tuple[str, str]]:
+    found = []
+    for name, invariant in ex.checks.invariants.items():
+        result = invariant(value, ctx)
+        if not result:
+            continue
+        for detail in [result] if isinstance(result, str) else list(result):
+            found.append((name, detail))
+    return found
+
+
+def run_schedule(
+    ex: Exercise, sub: Submission, scenario: str, schedule: Schedule, counter: Counter | None = None
+) -> Outcome:
+    faults, clients = split(schedule)
+    counter = counter or sub.counter(ex.line_budget)
+    ctx = Ctx(sub.module(), clients, ex.checks.second_client, {})
+    ctx.faults = faults  # what this schedule injects, for invariants that depend on it
+    body = ex.checks.scenarios[scenario]
+    violations: list[tuple[str, str]] = []
+    finished = False
+    value: Any = None
+    error: BaseException | None = None
+    try:
+        with counter.counting():
+            value, error = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events)
+        finished = True
+    except LearnerBudgetExceeded as e:
+        violations.append((BUDGET, str(e)))
+    rt = ctx._rt or sim_access.last_runtime()
+    if finished:
+        if isinstance(error, Stalled):
+            violations.append((PROGRESS, "deadlock: " + str(error).splitlines()[0]))
+        elif isinstance(error, BudgetExceeded):
+            violations.append(
+                (PROGRESS, f"starvation: the goal was not reached in time ({str(error).splitlines()[0]})")
+            )
+        elif error is not None:
+            violations.append((NO_ERROR, f"the run raised {_first_line(error)}"))
+        else:
+            violations.extend(_judge(ex, ctx, value))
+    records = list(rt.log.records) if rt is not None else []
+    log = [r.line() for r in records]
+    effects = [e.line() for e in ctx.services.effects]
+    state = "\n".join(line for r, line in zip(records, log) if r.kind != "fault") + "\n" + "\n".join(effects)
+    boundaries = Boundaries()
+    ctx.boundaries_into(boundaries)
+    trace = "\n".join(log) + "\n--effects--\n" + "\n".join(effects) + f"\n--verdict--\n{violations!r}"
+    return Outcome(
+        schedule=schedule,
+        violations=violations,
+        fingerprint=hashlib.sha256(state.encode()).hexdigest()[:16],
+        trace=trace,
+        log=log,
+        effects=effects,
+        boundaries=boundaries,
+        lines=counter.lines,
+    )

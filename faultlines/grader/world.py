@@ -1,0 +1,150 @@
+"""The context a scenario runs in: the cluster it builds, the services, the second client.
+
+The grader owns cluster creation so it can note, for every log record, the kernel event it
+happened at (the boundaries where a node loss is worth trying), and owns the services so a
+"client after_call=N" move can start a second client right after the N-th service call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from miniray import context
+from miniray.cluster_utils import Cluster
+from miniray.liveness.services import Services
+
+from . import sim_access
+from .schedule import ClientMove
+
+CLIENT_WINDOW_S = 5.0  # how long the attempt that made call N waits for the second client
+
+
+class GradedServices(Services):
+    """miniray's simulated services, with a hook after each service call (reads included: a
+    check-then-act races between its read and its write).
+
+    A body runs without interruption until it blocks, so "a second client between two calls"
+    needs the first one to stop there: the attempt that made call N sleeps CLIENT_WINDOW_S
+    (journaled, so a replay of the body passes the same point the same way) before its next call.
+    """
+
+    def __init__(self, on_call: Callable[[int], bool]) -> None:
+        super().__init__()
+        self._on_call = on_call
+        self._calls = 0
+        self._holds: dict[str, int] = {}  # attempt -> the journal position where it waits
+
+    def call(self, service, op, key, fn, token=None, record=True):  # type: ignore[no-untyped-def]
+        rt = context.current()
+        body = rt.current[-1] if rt is not None and rt.current else None
+        if body is not None and self._holds.get(body.key) == body.cursor:
+            body.sleep(CLIENT_WINDOW_S)
+
+        def counted() -> Any:  # runs only when the call is really made, not on a journal replay
+            try:
+                return fn()
+            finally:
+                self._calls += 1
+                if self._on_call(self._calls) and body is not None:
+                    self._holds[body.key] = body.cursor + 1  # right after this call's journal entry
+
+        return super().call(service, op, key, counted, token, record)
+
+
+class Ctx:
+    def __init__(self, sub: Any, clients: list[ClientMove], second_client: Callable | None, params: dict):
+        self.sub = sub
+        self.params = params
+        self.clients = clients
+        self.faults: list[Any] = []  # the schedule's miniray faults (set by the runner)
+        self._second_client = second_client
+        self.client_refs: list[Any] = []
+        self.client_errors: list[str] = []
+        self.event_marks: list[tuple[int, tuple[str, ...]]] = []  # (kernel event, nodes running work)
+        self._running: dict[str, str] = {}  # attempt -> node, from the log
+        self.nodes: list[str] = []
+        self.services = GradedServices(self._call_done)
+        self._cluster: Cluster | None = None
+        self._rt: Any = None
+        self.extra: dict[str, Any] = {}
+        self._pending_start = any(c.after_call == 0 for c in clients)
+
+    # -- for scenarios ---------------------------------------------------------------------------
+    def cluster(
+        self,
+        workers: int = 2,
+        cpus_per_worker: float = 1,
+        head_cpus: float = 0,
+        progress_bound_s: float = 600.0,
+    ) -> Cluster:
+        """A head that runs only the driver (by default) and `workers` worker nodes, connected.
+
+        `progress_bound_s`: virtual seconds within which the scenario's goal must be reached; a
+        run still going past it is reported as starvation."""
+        from miniray import sim
+
+        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": head_cpus})
+        for _ in range(workers):
+            cluster.add_node(num_cpus=cpus_per_worker)
+        cluster.connect()
+        sim.set_budget(max_virtual_seconds=progress_bound_s)
+        self._cluster = cluster
+        self._rt = cluster.rt
+        self.nodes = [n.name for n in cluster.worker_nodes]
+        cluster.rt.log.listeners.append(self._mark)
+        if self._pending_start:  # "after call 0": on the first event, once the scenario has set up
+            self._pending_start = False
+            cluster.rt.kernel.schedule(0.0, self._launch, label="second-client")
+        return cluster
+
+    def finished_attempts(self) -> set[str]:
+        """Attempts that ran to their end (returned or raised), as opposed to being killed."""
+        if self._rt is None:
+            return set()
+        return {r.fields["attempt"] for r in self._rt.log.records if r.kind in ("task.finish", "task.error")}
+
+    def wait_clients(self) -> None:
+        """Let every second client that started finish; their failures are noted, not raised."""
+        import miniray
+
+        for ref in self.client_refs:
+            try:
+                miniray.get(ref)
+            except Exception as e:  # a client failing is an outcome for the invariants to judge
+                self.client_errors.append(f"{type(e).__name__}: {e}".splitlines()[0])
+
+    # -- grader side -------------------------------------------------------------------------------
+    def _mark(self, record: Any) -> None:
+        kind = record.kind
+        if kind == "task.start":
+            self._running[record.fields["attempt"]] = record.fields["node"]
+        elif kind in ("task.finish", "task.error", "task.fail"):
+            self._running.pop(record.fields["attempt"], None)
+        steps = self._rt.kernel.steps
+        busy = tuple(sorted(set(self._running.values())))
+        if self.event_marks and self.event_marks[-1][0] == steps:
+            self.event_marks[-1] = (steps, busy)
+        else:
+            self.event_marks.append((steps, busy))
+
+    def _call_done(self, count: int) -> bool:
+        if any(c.after_call == count for c in self.clients) and self._rt is not None:
+            # Start it from the event loop, not from inside the attempt that made the effect.
+            self._rt.kernel.schedule(0.0, self._launch, label="second-client")
+            return True
+        return False
+
+    def _launch(self) -> None:
+        if self._second_client is None:
+            return
+        result = self._second_client(self.sub, self)
+        if result is not None:
+            self.client_refs.append(result)
+
+    def boundaries_into(self, b: Any) -> None:
+        b.nodes = list(self.nodes)
+        b.event_marks = list(self.event_marks)
+        b.calls = self.services._calls
+        b.attempts = sim_access.attempts(self._rt) if self._rt is not None else []
+        b.events = self._rt.kernel.steps if self._rt is not None else 0

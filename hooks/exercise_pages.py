@@ -1,0 +1,173 @@
+"""Exercise pages and notebooks, generated from the exercise folders (exercises/<id>/).
+
+- notebooks: one per exercise, exercises/<id>.ipynb in the lab: the statement, a setup cell, the
+  starter as the learner's cell, and a check() cell. Only public files feed it (statement,
+  starter); reference solutions and the wrong-solution catalogue never reach the site.
+- pages: exercises/<id>.md (statement + the lab panel, via `notebook: <id>` front matter),
+  exercises/index.md (every exercise with the learner's status, kept in this browser, with
+  export/import), exercises/replay.md (opens a shared failing run), exercises/instructors.md.
+- nav: the mkdocs.yml "Exercises" entry becomes the section listing those pages.
+Adding a folder adds its page, notebook and list entry; nothing here names an exercise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import jupytext
+from lesson_notebooks import ShippedNotebook
+from mkdocs.structure.files import File
+
+NAV_KEY = "Exercises"
+INSTRUCTORS = "exercises/instructors.md"  # a hand-written page in docs/
+
+
+@dataclass(frozen=True)
+class ExerciseInfo:
+    id: str
+    title: str
+    version: int
+    summary: str
+    lesson: str
+    statement: str
+    starter: str
+
+
+def exercises(repo: Path) -> list[ExerciseInfo]:
+    found = []
+    for folder in sorted((repo / "exercises").iterdir()):
+        meta_path = folder / "exercise.toml"
+        if not meta_path.is_file():
+            continue
+        meta = tomllib.loads(meta_path.read_text(encoding="utf-8"))
+        found.append(
+            ExerciseInfo(
+                id=meta["id"],
+                title=meta["title"],
+                version=int(meta["version"]),
+                summary=meta.get("summary", ""),
+                lesson=meta.get("lesson", ""),
+                statement=(folder / "statement.md").read_text(encoding="utf-8"),
+                starter=(folder / "starter.py").read_text(encoding="utf-8"),
+            )
+        )
+    return found
+
+
+def _notebook(ex: ExerciseInfo) -> object:
+    cells = [
+        ("markdown", ex.statement),
+        ("code", f'from faultlines import notebook as fl\n\nfl.start("{ex.id}")'),
+        ("markdown", "Your answer: edit this cell, run it, then run the check below."),
+        ("code", ex.starter.rstrip("\n")),
+        ("code", "fl.check()"),
+    ]
+    text = "".join(
+        "# %% [markdown]\n" + "".join(f"# {line}".rstrip() + "\n" for line in body.splitlines()) + "\n"
+        if kind == "markdown"
+        else f"# %%\n{body}\n\n"
+        for kind, body in cells
+    )
+    return jupytext.reads(text, fmt="py:percent")
+
+
+def write_notebooks(repo: Path, contents_dir: Path) -> dict[str, ShippedNotebook]:
+    """exercises/<id>.ipynb under contents_dir for each exercise; keyed by id, as lessons are by stem."""
+    shipped = {}
+    for ex in exercises(repo):
+        notebook = _notebook(ex)
+        digest = hashlib.sha256(json.dumps([ex.version, ex.statement, ex.starter]).encode()).hexdigest()[:16]
+        notebook.metadata["fault_lines"] = {"source_sha256": digest, "exercise": ex.id, "version": ex.version}
+        notebook.metadata["kernelspec"] = {
+            "name": "python",
+            "display_name": "Python (Pyodide)",
+            "language": "python",
+        }
+        rel = f"exercises/{ex.id}.ipynb"
+        target = contents_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        jupytext.write(notebook, target, fmt="ipynb")
+        shipped[ex.id] = ShippedNotebook(repo / "exercises" / ex.id / "starter.py", rel, digest)
+    return shipped
+
+
+def add_nav(config, repo: Path) -> None:
+    """Replace the nav's "Exercises" entry (a page) by the section of every exercise page."""
+    pages = [
+        {"All exercises": "exercises/index.md"},
+        *({f"{ex.id}: {ex.title}": f"exercises/{ex.id}.md"} for ex in exercises(repo)),
+        {"Shared failing run": "exercises/replay.md"},
+        {"For instructors": INSTRUCTORS},
+    ]
+    nav = config["nav"] or []
+    for index, item in enumerate(nav):
+        if isinstance(item, dict) and NAV_KEY in item:
+            nav[index] = {NAV_KEY: pages}
+            return
+
+
+def _script(depth: int) -> str:
+    return f'<script src="{"../" * depth}javascripts/exercises.js"></script>'
+
+
+def _exercise_page(ex: ExerciseInfo) -> str:
+    lesson = f"\n\nThis exercise goes with [the lesson](../lessons/{ex.lesson}.md).\n" if ex.lesson else ""
+    statement = ex.statement.split("\n", 1)[1] if ex.statement.startswith("# ") else ex.statement
+    status = (
+        f'<p class="fl-ex-status" data-exercise="{ex.id}" data-version="{ex.version}">'
+        "Status in this browser: <b>not tried yet</b></p>"
+    )
+    return (
+        f"---\nnotebook: {ex.id}\n---\n\n# {ex.id}: {ex.title}\n\n{status}\n{statement}{lesson}\n"
+        "Run the notebook's `check()` cell after each try: it searches small fault schedules for one "
+        "that breaks your code and shows the shortest it finds, with the broken invariant, a hint "
+        "and a replay token. Passing here is recorded in this browser (see "
+        "[all exercises](index.md)).\n\n" + _script(2) + "\n"
+    )
+
+
+def _index_page(all_ex: list[ExerciseInfo]) -> str:
+    rows = "\n".join(
+        f'<tr data-exercise="{ex.id}" data-version="{ex.version}"><td><a href="{ex.id}/">{ex.id}</a></td>'
+        f"<td>{html.escape(ex.title)}</td><td>{html.escape(ex.summary)}</td>"
+        '<td class="fl-ex-cell">not tried yet</td></tr>'
+        for ex in all_ex
+    )
+    return (
+        "# Exercises\n\n"
+        "Each exercise is a notebook with a `check()` cell. The grader runs your code under every small "
+        "schedule of faults (crashes before and after each effect, a lost node, a second client) and "
+        "shows the shortest one that breaks it. Your progress is kept in this browser only: no account, "
+        "nothing sent anywhere. Export it to a file to move it to another browser.\n\n"
+        '<table class="fl-exercises"><thead><tr><th>Exercise</th><th>Title</th><th>What it is about</th>'
+        f"<th>Your status</th></tr></thead><tbody>\n{rows}\n</tbody></table>\n\n"
+        '<p><button type="button" class="md-button fl-progress-export">Export progress</button> '
+        '<label class="md-button">Import progress <input type="file" class="fl-progress-import" '
+        'accept="application/json" hidden></label></p>\n\n'
+        "Instructors: see [grading with the command line](instructors.md).\n\n" + _script(1) + "\n"
+    )
+
+
+def _replay_page() -> str:
+    return (
+        "# A shared failing run\n\n"
+        "Someone sent you a link to a run that breaks their solution. The button below puts a "
+        "notebook in your playground that replays that schedule on the code it was found with, and "
+        "shows its timeline.\n\n"
+        '<div class="fl-replay" data-lite="../../lite/"><p class="fl-replay__what">No shared run in this '
+        'link.</p><p><button type="button" class="md-button md-button--primary fl-replay__open" disabled>'
+        "Open it in the playground</button></p></div>\n\n" + _script(2) + "\n"
+    )
+
+
+def files(config, repo: Path) -> list[File]:
+    all_ex = exercises(repo)
+    generated = [File.generated(config, f"exercises/{ex.id}.md", content=_exercise_page(ex)) for ex in all_ex]
+    generated.append(File.generated(config, "exercises/index.md", content=_index_page(all_ex)))
+    generated.append(File.generated(config, "exercises/replay.md", content=_replay_page()))
+    return generated

@@ -1,0 +1,174 @@
+"""The grader's machinery on real exercises: budgets, nondeterminism, tokens, bad input, search."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from grader_support import REPO, grade_source
+
+from faultlines.grader import exercise, grade, search, submission, tokens
+from faultlines.grader.runner import run_schedule
+from faultlines.grader.submission import BadSubmission
+
+
+def test_an_endless_loop_ends_with_one_clear_budget_message():
+    report = grade_source(
+        "fault05",
+        "def process_order(api, order_id, amount):\n    while True:\n        pass\n",
+    )
+    failure = report.first_failure
+    assert failure is not None and failure.invariant == "step-budget"
+    assert "step budget exhausted" in failure.detail and "loop" in failure.detail
+    assert report.score == 0
+
+
+def test_endless_recursion_ends_with_the_depth_budget_not_a_recursion_error():
+    source = "def process_order(api, order_id, amount):\n    return process_order(api, order_id, amount)\n"
+    failure = grade_source("fault05", source).first_failure
+    assert failure is not None and failure.invariant == "step-budget"
+    assert "call depth budget exhausted" in failure.detail and "process_order" in failure.detail
+
+
+def test_a_budget_cannot_be_caught_by_the_learner():
+    source = (
+        "def process_order(api, order_id, amount):\n"
+        "    try:\n"
+        "        while True:\n"
+        "            pass\n"
+        "    except Exception:\n"
+        "        api.mark_paid(order_id, api.charge(order_id, amount, idempotency_key=str(order_id)))\n"
+    )
+    assert grade_source("fault05", source).first_failure.invariant == "step-budget"
+
+
+def test_state_kept_between_runs_is_named_as_nondeterminism():
+    source = (
+        "state = {'n': 0}\n"
+        "def process_order(api, order_id, amount):\n"
+        "    state['n'] += 1\n"
+        "    key = f'order-{order_id}' if state['n'] % 3 else f'fresh-{state[\"n\"]}'\n"
+        "    api.mark_paid(order_id, api.charge(order_id, amount, idempotency_key=key))\n"
+    )
+    failure = grade_source("fault05", source).first_failure
+    assert failure is not None and failure.nondeterminism is not None
+    assert "a global" in failure.nondeterminism
+
+
+def test_an_unseeded_random_source_is_named_as_nondeterminism():
+    source = (
+        "import random\n"
+        "def process_order(api, order_id, amount):\n"
+        "    api.mark_paid(f'note-{random.random()}', 'seen')\n"
+        "    api.mark_paid(order_id, api.charge(order_id, amount))\n"
+    )
+    failure = grade_source("fault05", source).first_failure
+    assert failure is not None and "unseeded random" in (failure.nondeterminism or "")
+
+
+def test_a_failure_replays_from_its_token():
+    source = (REPO / "exercises/fault05/starter.py").read_text()
+    failure = grade_source("fault05", source).first_failure
+    token = tokens.decode(failure.token)
+    assert token.exercise == "fault05" and token.version == 1 and list(token.schedule) == failure.schedule
+    ex = exercise.load("fault05")
+    sub = submission.from_source(source, "inline.py", ex.entry, ex.line_budget)
+    again = grade.replay(ex, sub, token)
+    assert again.violations[0][0] == failure.invariant
+    assert again.log == failure.timeline  # byte for byte the run the report showed
+
+
+def test_a_token_of_another_version_says_so():
+    token = tokens.Token("fault05", 99, "abc", "two-orders", ("crash process_order#1/1 step=1",))
+    decoded = tokens.decode(token.encode())
+    with pytest.raises(tokens.TokenError, match="version 99 of fault05, which is now version 1"):
+        tokens.check_version(decoded, exercise.load("fault05").version)
+    with pytest.raises(tokens.TokenError, match="not a replay token"):
+        tokens.decode("hello")
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("def process_order(:\n", "syntax error on line 1"),
+        ("def other():\n    pass\n", "no function named 'process_order'"),
+        ("process_order = 3\n", "'process_order' is not a function"),
+        ("raise RuntimeError('boom')\n", "importing it raised RuntimeError: boom"),
+        ("while True:\n    pass\n", "while importing: step budget exhausted"),
+    ],
+)
+def test_unusable_submissions_get_one_readable_line(source, message):
+    ex = exercise.load("fault05")
+    with pytest.raises(BadSubmission, match=message) as info:
+        submission.from_source(source, "sub.py", ex.entry, ex.line_budget)
+    assert "\n" not in str(info.value)
+
+
+def test_unknown_exercise_is_one_line():
+    with pytest.raises(exercise.ExerciseError, match="unknown exercise 'fault99'"):
+        exercise.load("fault99")
+
+
+def test_search_finds_the_shortest_failing_schedule_first():
+    ex = exercise.load("fault05")
+    sub = submission.from_source(
+        (REPO / "exercises/fault05/wrong/check_then_charge.py").read_text(), "w.py", ex.entry, ex.line_budget
+    )
+    tier = next(t for t in ex.tiers if t.kind == "search")
+    result = search.exhaustive(tier, lambda s: run_schedule(ex, sub, tier.scenario, s))
+    assert result.failure is not None and len(result.failure.schedule) == 1
+
+
+def test_a_second_client_between_two_effects_is_searched():
+    # No crash at all: another client checks between the first one's check and its charge.
+    ex = exercise.load("fault05")
+    sub = submission.from_file(ex.folder / "wrong/check_then_charge.py", ex.entry, ex.line_budget)
+    tier = dataclasses.replace(next(t for t in ex.tiers if t.kind == "search"), moves=("client",), k=1)
+    result = search.exhaustive(tier, lambda s: run_schedule(ex, sub, tier.scenario, s))
+    assert result.failure is not None
+    assert result.failure.schedule == ("client after_call=1",)
+    assert result.failure.violations[0][0] == "charged-at-most-once"
+    # ...and the reference survives every such schedule.
+    ref = submission.from_file(ex.reference_path, ex.entry, ex.line_budget)
+    assert search.exhaustive(tier, lambda s: run_schedule(ex, ref, tier.scenario, s)).failure is None
+
+
+def test_hidden_tiers_add_points_and_are_marked_hidden():
+    hidden = (REPO / "tests/fixtures/hidden/fault05/tiers.toml").read_text()
+    ex = exercise.load("fault05", hidden=hidden)
+    assert [t.hidden for t in ex.tiers][-1] is True
+    sub = submission.from_file(ex.reference_path, ex.entry, ex.line_budget)
+    report = grade.grade(ex, sub)
+    assert report.passed and report.tiers[-1].hidden and report.tiers[-1].schedules > 0
+
+
+def test_random_schedules_are_shrunk_to_a_minimal_one():
+    ex = exercise.load("fault00")
+    sub = submission.from_file(ex.folder / "wrong/one_retry.py", ex.entry, ex.line_budget)
+    report = grade.grade(ex, sub)
+    random_tier = next(t for t in report.tiers if t.kind == "random")
+    failure = random_tier.failure
+    assert failure is not None and len(failure.schedule) <= failure.shrunk_from
+    for index in range(len(failure.schedule)):  # 1-minimal: dropping any move makes it pass
+        fewer = tuple(failure.schedule[:index] + failure.schedule[index + 1 :])
+        assert not run_schedule(ex, sub, failure.scenario, fewer).failed
+
+
+def test_a_deadlock_and_a_starvation_are_reported_as_such():
+    deadlock = (
+        "import miniray as ray\n"
+        "@ray.remote(num_cpus=64)\n"
+        "def huge():\n    return 1\n"
+        "def call_with_retries(submit, max_attempts=4, base_delay_s=1.0):\n"
+        "    ray.get(huge.remote())\n"
+        "    return ray.get(submit())\n"
+    )
+    failure = grade_source("fault01", deadlock).first_failure
+    assert failure.invariant == "progress" and failure.detail.startswith(
+        "deadlock: nothing can make progress"
+    )
+    starvation = (REPO / "exercises/fault01/wrong/retry_forever.py").read_text()
+    failure = grade_source("fault01", starvation).first_failure
+    assert failure.invariant == "progress" and failure.detail.startswith(
+        "starvation: the goal was not reached"
+    )
