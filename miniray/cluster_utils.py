@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from . import api, context
-
-_clusters: dict[str, Cluster] = {}
+from .session import SESSION
 
 
 class Cluster:
@@ -16,8 +15,7 @@ class Cluster:
         shutdown_at_exit: bool = True,
     ):
         self.rt = api.new_runtime((head_node_args or {}).get("_system_config"))
-        self.address = f"sim://cluster-{len(_clusters) + 1}"
-        _clusters[self.address] = self
+        self.address = SESSION.register_cluster(self.rt)
         self.head_node = None
         self.worker_nodes: list = []
         if initialize_head:
@@ -25,10 +23,6 @@ class Cluster:
             self.head_node = self._add(is_head=True, **args)
         if connect:
             self.connect()
-
-    @classmethod
-    def by_address(cls, address: str):
-        return _clusters.get(address)
 
     def connect(self, namespace: str | None = None) -> None:
         context.activate(self.rt)
@@ -48,7 +42,7 @@ class Cluster:
             num_gpus=num_gpus,
             resources=resources,
             labels=labels,
-            object_store_memory=object_store_memory or 2 * 1024**3,
+            object_store_memory=object_store_memory or context.DEFAULT_STORE_BYTES,
             is_head=is_head,
         )
 
@@ -78,4 +72,4 @@ class Cluster:
         if context.current() is self.rt:
             api.shutdown()
         self.rt.alive = False
-        _clusters.pop(self.address, None)
+        SESSION.clusters.pop(self.address, None)

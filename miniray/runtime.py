@@ -7,20 +7,20 @@ when an event budget or a time budget is spent, or when nothing left can ever ma
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
+from typing import Any
 
 from .actors import ActorManager
 from .cluster import Node, Worker
-from .execution import LineBudgetExceeded
+from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
 from .ids import IdMaker
-from .kernel import Kernel
+from .kernel import Kernel, Timer
 from .log import EventLog
 from .objects import ObjectTable
 from .placement.manager import PlacementManager
 from .scheduler import Scheduler
-from .tasks import TaskManager
+from .tasks import TaskManager, TaskSpec
 
 DEFAULT_CONFIG = {
     "task_retry_delay_s": 1.0,  # Ray 2.60 spaces consecutive attempts about 1 s apart
@@ -39,6 +39,10 @@ def _noop() -> None:
     pass
 
 
+def _never() -> bool:
+    return False
+
+
 class SimulationError(RuntimeError):
     """The simulation cannot go on: a budget is spent or nothing can make progress."""
 
@@ -52,25 +56,35 @@ class Stalled(SimulationError):
 
 
 class Runtime:
+    """One simulated cluster: the kernel, the log and the managers of Ray's parts, wired together.
+
+    Extensions (the failure detector, attribution, the metrics sampler) plug in through the hooks
+    declared here and never by adding attributes: `dispatch_listeners`, `node_failure_hold`,
+    `scheduler.node_filters`, `log.listeners` and `kernel.observers`.
+    """
+
     def __init__(self, seed: int = 0, system_config: dict | None = None, faults=None):
         self.seed = seed
-        self.config = dict(DEFAULT_CONFIG)
-        self.system_config = dict(system_config or {})
+        self.config: dict = dict(DEFAULT_CONFIG)
+        self.system_config: dict = dict(system_config or {})
         for key in DEFAULT_CONFIG:
             if key in self.system_config:
                 self.config[key] = self.system_config[key]
         self.kernel = Kernel()
         self.ids = IdMaker(seed)
-        self.rng = random.Random(seed)
         self.log = EventLog()
         self.alive = True
         self.nodes: list[Node] = []
-        self.current: list = []  # stack of BodyRuns executing now (empty: the driver)
+        self.current: list[BodyRun] = []  # stack of bodies executing now (empty: the driver)
         self.ordinals: dict[str, int] = {}
         self.pids = 10000
         self.workers: list[Worker] = []  # every worker ever started, dead ones too (state API)
-        self._dispatch_timer = None
-        self.dispatch_listeners: list = []  # called on every scheduling request (liveness probes)
+        self._dispatch_timer: Timer | None = None
+        # Called on every scheduling request (the failure detector re-arms its probes here).
+        self.dispatch_listeners: list[Callable[[], None]] = []
+        # When set (by a failure detector), a task whose node crashed is handed to it instead of
+        # failing at once; it returns True if it took the task and will fail it at its verdict.
+        self.node_failure_hold: Callable[[Node, TaskSpec], bool] | None = None
         self.objects = ObjectTable(self)
         self.tasks = TaskManager(self)
         self.actors = ActorManager(self)
@@ -78,11 +92,10 @@ class Runtime:
         self.placement = PlacementManager(self)  # placement groups (adds no events until one exists)
         self.faults = FaultInjector(self, faults or [])
         self.driver: Worker | None = None
-        self.liveness = None  # the failure detector, when enabled (opt-in: miniray/liveness)
-        if self.system_config.get("liveness") is not None:
-            from .liveness import enable
-
-            enable(self, **self.system_config["liveness"])
+        # Opaque to the core: the detector (miniray.liveness) and sampler (miniray.observe.metrics)
+        # attached to this runtime, so each is found again from the runtime alone.
+        self.liveness: Any = None
+        self.metrics: Any = None
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def emit(self, kind: str, **fields):
@@ -160,7 +173,11 @@ class Runtime:
             self.actors.process_died(actor, cause if cause in ("node_died", "killed") else "worker_died")
         elif worker.task is not None:
             spec, worker.task = worker.task, None
-            self.tasks.system_failure(spec, "node_died" if cause == "node_died" else "worker_died")
+            hold = self.node_failure_hold
+            if cause == "node_died" and hold is not None and hold(node, spec):
+                pass  # the failure detector fails it when it declares the node dead
+            else:
+                self.tasks.system_failure(spec, "node_died" if cause == "node_died" else "worker_died")
         self.objects.owner_died(worker)
 
     def kill_node(self, node: Node, cause: str = "removed") -> None:
@@ -212,6 +229,10 @@ class Runtime:
             return kernel.step()
         except LineBudgetExceeded as e:
             raise BudgetExceeded(str(e)) from None
+
+    def sleep(self, seconds: float) -> None:
+        """Let `seconds` of virtual time pass in the driver, running whatever happens meanwhile."""
+        self.run_until(_never, max(0.0, float(seconds)), "sleep")
 
     def run_until(self, done: Callable[[], bool], timeout: float | None, what: str) -> bool:
         """Run events until `done()`; False if the timeout (virtual seconds) passes first."""

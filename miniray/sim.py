@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import api, context
+from . import context
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
 from .observe.blob import Blob
 from .observe.metrics import metrics
-from .runtime import BudgetExceeded, SimulationError, Stalled
+from .runtime import BudgetExceeded, Runtime, SimulationError, Stalled
+from .session import SESSION, InitOptions
 
 __all__ = [
     "now",
@@ -50,7 +51,7 @@ __all__ = [
 ]
 
 
-def _rt():
+def _rt() -> Runtime:
     return context.require("using miniray.sim")
 
 
@@ -62,21 +63,19 @@ def now() -> float:
 
 def sleep(seconds: float) -> None:
     """Let `seconds` of virtual time pass in the driver, running whatever happens meanwhile."""
-    rt = _rt()
-    target = rt.kernel.now + max(0.0, float(seconds))
-    rt.run_until(lambda: False, target - rt.kernel.now, "sleep")
+    _rt().sleep(seconds)
 
 
 def set_seed(seed: int) -> None:
     """The seed of the next init(): ids and random fault schedules derive from it alone."""
-    api._pending["seed"] = int(seed)
+    SESSION.pending.seed = int(seed)
 
 
 def set_budget(
     max_events: int | None = None, max_virtual_seconds: float | None = None, max_body_lines: int | None = None
 ) -> None:
     """Event, virtual-time and per-attempt line budgets: a run past one stops with BudgetExceeded."""
-    budget = api._pending["budget"]
+    budget = SESSION.pending.budget
     if max_body_lines is not None:
         budget["max_body_lines"] = int(max_body_lines)
     if max_events is not None:
@@ -93,7 +92,7 @@ def schedule(faults: Iterable[Fault | str]) -> None:
     faults = [parse_token(f) if isinstance(f, str) else f for f in faults]
     rt = context.current()
     if rt is None:
-        api._pending["faults"] = faults
+        SESSION.pending.faults = faults
     else:
         for fault in faults:
             rt.faults.add(fault)
@@ -183,30 +182,30 @@ def run(
     max_body_lines: int | None = None,
 ) -> Run:
     """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule."""
-    if context.current() is not None:
-        api.shutdown()
+    context.deactivate()
     faults = [parse_token(f) if isinstance(f, str) else f for f in faults]
-    saved = dict(api._pending)
-    api._pending.update(seed=seed, faults=faults, budget=dict(saved["budget"]))
+    saved = SESSION.pending
+    # The run's options, passed explicitly: whichever runtime the scenario starts (init, a Cluster,
+    # or the first remote call) is built from these, and the caller's pending options come back after.
+    options = InitOptions(seed=seed, faults=faults, budget=dict(saved.budget))
     if max_events is not None:
-        api._pending["budget"]["max_events"] = max_events
+        options.budget["max_events"] = max_events
     if max_body_lines is not None:
-        api._pending["budget"]["max_body_lines"] = max_body_lines
+        options.budget["max_body_lines"] = max_body_lines
     result = Run(seed=seed, faults=faults)
-    context._state["last"] = None
+    SESSION.pending, SESSION.last = options, None
     try:
         try:
             result.value = scenario()
         except Exception as e:  # the scenario's outcome, recorded rather than raised
             result.error = e
-        rt = context._state["last"]
+        rt = SESSION.last
         if rt is not None:
             result.log_text = rt.log.text()
             result.virtual_time = rt.kernel.now
             result.events = rt.kernel.steps
             result.points = choice_points(rt)
     finally:
-        api.shutdown()
-        api._pending.clear()
-        api._pending.update(saved)
+        context.deactivate()
+        SESSION.pending = saved
     return result

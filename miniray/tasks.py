@@ -11,9 +11,8 @@ from collections import deque
 from typing import Any
 
 from . import exceptions as exc
+from .execution import BodyRun
 from .objects import ObjectRef
-
-SYSTEM = "system"
 
 
 class TaskSpec:
@@ -204,8 +203,6 @@ class TaskManager:
         self.rt.emit(
             "task.start", task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra
         )
-        from .execution import BodyRun
-
         body = BodyRun(
             self.rt,
             worker,

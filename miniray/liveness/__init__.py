@@ -30,8 +30,7 @@ def enable(rt=None, probe_interval_s: float = 5.0, unhealthy_threshold: int = 3)
             "miniray is not initialized: call miniray.init() first, or pass "
             "_system_config={'liveness': {...}} to init()."
         )
-    existing = getattr(rt, "liveness", None)
-    if existing is not None:
+    if rt.liveness is not None:
         raise RuntimeError(
             "liveness is already enabled on this runtime; read it as "
             "miniray.liveness.detector_of() instead of enabling it twice."
@@ -41,7 +40,7 @@ def enable(rt=None, probe_interval_s: float = 5.0, unhealthy_threshold: int = 3)
 
 def detector_of(rt=None) -> Detector | None:
     rt = rt or context.current()
-    return getattr(rt, "liveness", None) if rt is not None else None
+    return rt.liveness if rt is not None else None
 
 
 __all__ = [

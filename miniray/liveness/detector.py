@@ -143,9 +143,7 @@ class Detector:
             else:
                 rt.kill_worker(worker, "node_died")
         rt.objects.drop_node(node)
-        on_node_dead = getattr(rt.placement, "on_node_dead", None)  # placement groups, if present
-        if on_node_dead is not None:
-            on_node_dead(node)
+        rt.placement.on_node_dead(node)
         rt.request_dispatch()
 
     def _zombify(self, worker, body, spec) -> None:

@@ -19,6 +19,8 @@ A series holds a point only where its value changed; within one instant the last
 
 from __future__ import annotations
 
+from .. import context
+
 TERMINAL = ("FINISHED", "FAILED")
 
 
@@ -163,14 +165,12 @@ def pg_attempts(manager, now: float) -> int:
 
 def metrics(rt=None) -> Metrics:
     """The runtime's sampler, started on first call (it records from then on)."""
-    from .. import context
-
     rt = rt or context.current()
     if rt is None:
         raise RuntimeError(
             "miniray is not initialized: call miniray.init() first, then "
             "miniray.sim.metrics() to start sampling."
         )
-    if getattr(rt, "metrics", None) is None:
+    if rt.metrics is None:
         rt.metrics = Metrics(rt)
     return rt.metrics

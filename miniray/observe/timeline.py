@@ -47,7 +47,7 @@ class _Builder:
         # Ray's slice args name the task, its function, actor and worker by id: look them up.
         self.specs = {f"{s.name}#{s.ordinal}": s for s in rt.tasks.all}
         self.actors = {repr(a): a for a in rt.actors.actors.values()}
-        self.worker_ids = {w.pid: w.worker_id for w in getattr(rt, "workers", [])}
+        self.worker_ids = {w.pid: w.worker_id for w in rt.workers}
         self.open: dict[str, dict] = {}  # attempt key -> the slice being drawn
         self.where: dict[int, int] = {}  # worker pid -> node pid
         self.last_end: dict[str, tuple] = {}  # "f#1" -> (attempt key, how it ended)
@@ -333,7 +333,7 @@ def build(rt) -> list[dict]:
         b.feed(rec)
     end = max([rt.kernel.now] + [r.time for r in rt.log.records[-1:]])
     b.close(end)
-    sampler = getattr(rt, "metrics", None)
+    sampler = rt.metrics
     if sampler is not None:
         sampler.to_counters(b.trace, node_pid, GCS)
     return b.trace.to_list()
@@ -341,7 +341,7 @@ def build(rt) -> list[dict]:
 
 def timeline(filename: str | None = None):
     """Like `ray.timeline`: the trace events, or None after writing them to `filename` as JSON."""
-    rt = context.current() or context._state.get("last")
+    rt = context.last()
     if rt is None:
         raise RuntimeError(
             "No miniray run to export: call miniray.timeline() while a cluster is up "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .. import exceptions as exc
 from . import fastforward, fit, policies
+from .diagnosis import RescheduleContext, diagnose
 from .fastforward import Segment
 from .group import Bundle, Group, formatted
 from .queue import PendingQueue
@@ -273,8 +274,6 @@ class PlacementManager:
             self.queue.add(group, now, backoff=entry.backoff)
         if recovering and self.rescheduler is not None and group.consulted != self.version:
             group.consulted = self.version  # nothing it can see changes until the version does
-            from .diagnosis import RescheduleContext
-
             self.rescheduler(RescheduleContext(self, group))
 
     def _commit(self, group: Group, plan: dict) -> None:
@@ -353,8 +352,6 @@ class PlacementManager:
         """Lines for the runtime's "nothing can make progress" message."""
         if not self.groups:
             return []
-        from .diagnosis import diagnose
-
         return diagnose(self).lines()
 
     def _set_state(self, group: Group, state: str) -> None:

@@ -7,6 +7,7 @@ the run (placement groups settle their batched attempts first, as any read of th
 from __future__ import annotations
 
 from .. import context
+from ..observe import memory as mem
 
 
 class _Row(dict):
@@ -70,14 +71,10 @@ def list_tasks(filters=None, limit: int = 10_000, detail: bool = False) -> list:
 
 def list_objects(filters=None, limit: int = 10_000, detail: bool = False) -> list:
     """Every live object: size, owner, reference type, and where it lives (see `memory`)."""
-    from ..observe import memory as mem
-
     return _filter([_Row(r) for r in mem.rows(_rt())], filters)[:limit]
 
 
 def list_nodes(filters=None, limit: int = 10_000, detail: bool = False) -> list:
-    from ..observe import memory as mem
-
     rt = _rt()
     stats = {s["node"]: s for s in mem.store_stats(rt)}
     rows = []
@@ -198,8 +195,6 @@ class MemorySummary(list):
 
 def memory() -> MemorySummary:
     """Every live ref with its owner, size, where it lives (IN_MEMORY, SPILLED, INLINED, ...)."""
-    from ..observe import memory as mem
-
     rt = _rt()
     return MemorySummary(
         [_Row(r) for r in mem.rows(rt)], [_Row(s) for s in mem.store_stats(rt)], mem.text(rt)
