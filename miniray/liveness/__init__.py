@@ -1,4 +1,4 @@
-"""Liveness: failure detection, duplicate attempts, external effects, attribution, fleet health.
+"""Liveness: failure detection, duplicate attempts, external effects and failure attribution.
 
     import miniray as ray
     from miniray import liveness
@@ -9,7 +9,7 @@
 - services.Services: a database, a blob store with exclusive commit, leases with fencing
   tokens; every effect stamped with virtual time and attempt id.
 - attribution: per-node failure counts, blacklisting, retryable vs terminal by class.
-- fleet / fleet_scenarios: the generation-fleet controller model of seed 002.
+(The generation-fleet controller model of seed 002 is course material: `faultlines.fleet`.)
 Opt-in: without enable() (or the "liveness" system config key) the core behaves as before.
 """
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 from .. import context
 from .attribution import RETRYABLE, Attribution, TransientError, classify
 from .detector import ALIVE, DEAD, SUSPECT, Detector
-from .fleet import Fleet, FleetConfig
 from .services import Services
 
 
@@ -55,6 +54,4 @@ __all__ = [
     "classify",
     "RETRYABLE",
     "TransientError",
-    "Fleet",
-    "FleetConfig",
 ]

@@ -107,7 +107,7 @@ def text(rt) -> str:
         by_node.setdefault(r["owner_node"], []).append(r)
     for node, refs in by_node.items():
 
-        def count(pred) -> str:
+        def count(pred, refs: list = refs) -> str:  # bound now: called only inside this iteration
             hit = [r for r in refs if pred(r)]
             return f"{len(hit)}, ({sum(r['object_size'] for r in hit) / MiB:.1f} MiB)"
 

@@ -16,7 +16,7 @@ if (!outPath) {
 
 try {
   const pyodide = await startPyodide();
-  for (const part of ["pyproject.toml", "miniray", "tests/conftest.py", "tests/unit",
+  for (const part of ["pyproject.toml", "miniray", "faultlines", "tests/conftest.py", "tests/unit",
                       "tests/pyodide/outcome_recorder.py"]) {
     copyTree(pyodide, part);
   }

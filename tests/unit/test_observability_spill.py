@@ -11,7 +11,7 @@ import pytest
 import miniray
 from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.observe import diagnoses
+from faultlines import diagnoses
 from miniray.util import state
 
 GB = 10**9

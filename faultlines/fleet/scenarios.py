@@ -4,14 +4,14 @@ Every run: 4 shards, shard 2 fails, probe_interval_s 5, unhealthy_threshold 3, r
 300, a 360 s reload, training steps of 121 s each followed by a 12 s weight transfer (so refits
 run at 121-133, 254-266, 387-399, 520-532 s when nothing goes wrong).
 
-    from miniray.liveness import fleet_scenarios as fs
+    from faultlines.fleet import scenarios as fs
     print(fs.timeline_text(fs.scenario_a()))
     print(fs.table_text(fs.waits_table()))
 """
 
 from __future__ import annotations
 
-from .fleet import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
+from .controller import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
 
 HORIZON = 700.0
 
@@ -169,7 +169,7 @@ def timeline_text(fleet: Fleet, shards: tuple = (0, 2)) -> str:
 
 
 def main() -> None:
-    """`python -m miniray.liveness.fleet_scenarios`: the three timelines and the table."""
+    """`python -m faultlines.fleet.scenarios`: the three timelines and the table."""
     runs = [
         ("Scenario A: shard 2 crashes between refits (12 s)", scenario_a()),
         ("Scenario B: shard 2 hangs during a refit (124 s)", scenario_b("hang")),
