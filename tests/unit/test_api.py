@@ -116,7 +116,7 @@ def test_actor_misuse(ray):
     with pytest.raises(TypeError, match=r"m\.remote\(\)"):
         a.m()
     with pytest.raises(AttributeError, match="no method named 'nope'"):
-        a.nope
+        _ = a.nope
 
 
 def test_init_twice(ray):
