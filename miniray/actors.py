@@ -8,15 +8,20 @@ they fail with ActorUnavailableError (a restart is coming) or ActorDiedError (no
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
+from . import retry
+from .cluster import Node, Worker
 from .execution import BodyRun
-from .tasks import TaskSpec, demand, should_retry_exception, wrap
+from .tasks import TaskSpec, demand, wrap
+
+if TYPE_CHECKING:  # types only: the runtime imports this module
+    from .runtime import Runtime
 
 
 class Actor:
-    def __init__(self, rt, cls, args, kwargs, opts, owner):
+    def __init__(self, rt: Runtime, cls: type, args: tuple, kwargs: dict, opts: dict, owner: Worker):
         self.rt = rt
         self.actor_id = rt.ids.new("actor")
         self.cls = cls
@@ -27,8 +32,8 @@ class Actor:
         self.state = "PENDING_CREATION"
         self.num_restarts = 0
         self.instance: Any = None
-        self.worker = None
-        self.node = None
+        self.worker: Worker | None = None
+        self.node: Node | None = None
         self.queue: deque[TaskSpec] = deque()
         self.running: TaskSpec | None = None
         self.no_restart = False
@@ -37,6 +42,9 @@ class Actor:
             if (opts.get("num_cpus") is not None or opts.get("resources") or opts.get("num_gpus"))
             else {}
         )
+        # Its demand before a placement group renamed it to the bundle's resources (placement/manager).
+        self.pg_held: dict[str, float] | None = None
+        self.creation: TaskSpec | None = None  # the creation task of its current incarnation
         self.death: BaseException | None = None
         self.ordinal = rt.next_ordinal(f"actor:{self.class_name}")
 
@@ -47,12 +55,9 @@ class Actor:
     def max_restarts(self) -> int:
         return self.opts.get("max_restarts", 0)
 
-    def restarts_left(self) -> bool:
-        return self.max_restarts == -1 or self.num_restarts < self.max_restarts
-
 
 class ActorManager:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.actors: dict[str, Actor] = {}
         self.named: dict[str, Actor] = {}
@@ -91,8 +96,8 @@ class ActorManager:
         actor.creation = spec
         self.rt.tasks.resolve(spec)
 
-    def place(self, spec: TaskSpec, node) -> None:
-        actor = spec.actor
+    def place(self, spec: TaskSpec, node: Node) -> None:
+        actor = spec.the_actor()
         if actor.state == "DEAD":
             return
         node.acquire(actor.held)
@@ -101,7 +106,7 @@ class ActorManager:
         actor.worker, actor.node = worker, node
         spec.attempts += 1
         spec.pid = worker.pid
-        instance = actor.cls.__new__(actor.cls)
+        instance = actor.cls.__new__(actor.cls)  # type: ignore[call-overload]  # any user class
         self.rt.emit(
             "actor.start", actor=repr(actor), node=node.name, worker=worker.pid, restart=actor.num_restarts
         )
@@ -151,7 +156,7 @@ class ActorManager:
 
     def accept(self, spec: TaskSpec) -> None:
         """Queue the call in submission order now; it runs once its arguments are resolved."""
-        actor = spec.actor
+        actor = spec.the_actor()
         if actor.state == "DEAD":
             self.rt.tasks.fail_returns(spec, actor.death or exc.ActorDiedError(actor.actor_id))
             return
@@ -162,7 +167,7 @@ class ActorManager:
     def arg_ready(self, spec: TaskSpec) -> None:
         spec.args_ready = True
         spec.state = "PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY"
-        self.pump(spec.actor)
+        self.pump(spec.the_actor())
 
     def pump(self, actor: Actor) -> None:
         while actor.queue and actor.queue[0].state == "FAILED":  # an argument failed: never runs
@@ -173,36 +178,19 @@ class ActorManager:
             return
         spec = actor.queue.popleft()
         actor.running = spec
-        spec.attempts += 1
-        spec.state = "RUNNING"
-        spec.node, spec.worker, spec.pid = actor.node, actor.worker, actor.worker.pid
-        fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
-        extra = {"fetch_s": fetch} if fetch else {}
-        self.rt.emit(
-            "task.start",
-            task=spec.name,
-            attempt=spec.key,
-            node=actor.node.name,
-            worker=actor.worker.pid,
-            **extra,
-        )
-        fn = getattr(actor.instance, spec.fn)
-        body = BodyRun(
-            self.rt,
-            actor.worker,
-            spec.key,
+        node, worker = actor.node, actor.worker
+        assert node is not None and worker is not None  # an ALIVE actor has both
+        self.rt.tasks.launch(
+            spec,
+            node,
+            worker,
+            getattr(actor.instance, spec.fn),
             actor.class_name,
-            fn,
-            spec.arg_values or (),
-            spec.kwarg_values or {},
-            instance=actor.instance,
             on_return=lambda value: self._returned(actor, spec, value),
             on_raise=lambda e, tb: self._raised(actor, spec, e, tb),
+            instance=actor.instance,
+            timer_label="actor-call",
         )
-        actor.worker.body = body
-        timer = self.rt.kernel.schedule(fetch, body.start, label="actor-call")
-        if fetch:
-            body.timers.append(timer)
 
     def _returned(self, actor: Actor, spec: TaskSpec, value: Any) -> None:
         actor.running = None
@@ -211,9 +199,9 @@ class ActorManager:
 
     def _raised(self, actor: Actor, spec: TaskSpec, error: BaseException, tb: str) -> None:
         actor.running = None
-        retry = should_retry_exception(spec.opts, error) and spec.use_retry()
-        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=retry)
-        if retry:
+        again = retry.after_error(spec, error)
+        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=again)
+        if again:
             actor.queue.appendleft(spec)
         else:
             self.rt.tasks.fail_returns(spec, wrap(spec, error, tb))
@@ -230,10 +218,10 @@ class ActorManager:
         inflight = ([actor.running] if actor.running is not None else []) + list(actor.queue)
         actor.running = None
         actor.queue.clear()
-        if not actor.no_restart and actor.restarts_left():
+        if retry.restarts(actor):
             self._set_state(actor, "RESTARTING", cause=cause)
             for spec in inflight:
-                if spec.use_retry():
+                if retry.after_death(spec):
                     spec.state = "PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY"
                     actor.queue.append(spec)
                 else:
@@ -298,9 +286,5 @@ class ActorManager:
         self.rt.emit("actor.state", **fields)
 
     # -- lineage of actor-task outputs -----------------------------------------------------------
-    def can_reexecute(self, spec: TaskSpec) -> bool:
-        actor = spec.actor
-        return actor.state != "DEAD" and actor.max_restarts != 0 and spec.max_retries != 0
-
     def resubmit(self, spec: TaskSpec) -> None:
         self.accept(spec)

@@ -4,7 +4,7 @@ A Fault strikes at a virtual time (`at`), right after a numbered kernel event (`
 or, for a crash, just before interaction `step` of a named attempt (`target` = "f#1/1": the first
 call of `f`, first attempt). `step` equal to the attempt's interaction count means "after every
 effect, before the result is returned". A finished run lists its choice points: the faults that
-could have been injected at each boundary it went through (see miniray.sim.Run.choice_points).
+could have been injected at each boundary it went through (see miniray.sim.Run.points).
 """
 
 from __future__ import annotations
@@ -75,13 +75,13 @@ class FaultInjector:
         self.crashes: dict[str, int] = {}
         self.by_event: dict[int, list[Fault]] = {}
         self.attempts: list[tuple[str, int]] = []
-        self.pending: list[Fault] = []
         for fault in schedule:
             self.add(fault)
         rt.kernel.before_step = self._before_step
 
     def add(self, fault: Fault) -> None:
         if fault.kind == "crash" and fault.at is None and fault.after_event is None:
+            assert fault.step is not None  # Fault.__post_init__ requires it for a crash
             self.crashes[fault.target] = fault.step
         elif fault.after_event is not None:
             self.by_event.setdefault(fault.after_event, []).append(fault)
@@ -181,4 +181,4 @@ def random_schedule(
                 duration=round(rng.uniform(1, 10), 6) if kind in ("pause_node", "hang_node") else 0.0,
             )
         )
-    return sorted(faults, key=lambda f: f.at)
+    return sorted(faults, key=lambda f: f.at or 0.0)  # every fault here has a time

@@ -277,7 +277,7 @@ class ObjectTable:
             return ("error", exc.ObjectFreedError(entry.object_id))
         if not entry.owner.alive:
             return ("error", exc.OwnerDiedError(entry.object_id, owner_address=entry.owner.worker_id))
-        if entry.state == "error":
+        if entry.state == "error" and entry.error is not None:
             return ("error", fresh_error(entry.error))
         if entry.state == "pending":
             return None

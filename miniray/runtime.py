@@ -114,7 +114,10 @@ class Runtime:
 
     def caller(self) -> Worker:
         """The worker on whose behalf the current code runs: a body's worker, or the driver."""
-        return self.current[-1].worker if self.current else self.driver
+        if self.current:
+            return self.current[-1].worker
+        assert self.driver is not None, "a runtime gets its driver with its head node"
+        return self.driver
 
     # -- nodes and workers -----------------------------------------------------------------------
     def add_node(

@@ -89,12 +89,12 @@ def set_budget(
 
 def schedule(faults: Iterable[Fault | str]) -> None:
     """Faults for the next init() (or, if a cluster is up, for this one)."""
-    faults = [parse_token(f) if isinstance(f, str) else f for f in faults]
+    parsed = [parse_token(f) if isinstance(f, str) else f for f in faults]
     rt = context.current()
     if rt is None:
-        SESSION.pending.faults = faults
+        SESSION.pending.faults = parsed
     else:
-        for fault in faults:
+        for fault in parsed:
             rt.faults.add(fault)
 
 
@@ -183,16 +183,16 @@ def run(
 ) -> Run:
     """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule."""
     context.deactivate()
-    faults = [parse_token(f) if isinstance(f, str) else f for f in faults]
+    schedule_ = [parse_token(f) if isinstance(f, str) else f for f in faults]
     saved = SESSION.pending
     # The run's options, passed explicitly: whichever runtime the scenario starts (init, a Cluster,
     # or the first remote call) is built from these, and the caller's pending options come back after.
-    options = InitOptions(seed=seed, faults=faults, budget=dict(saved.budget))
+    options = InitOptions(seed=seed, faults=schedule_, budget=dict(saved.budget))
     if max_events is not None:
         options.budget["max_events"] = max_events
     if max_body_lines is not None:
         options.budget["max_body_lines"] = max_body_lines
-    result = Run(seed=seed, faults=faults)
+    result = Run(seed=seed, faults=schedule_)
     SESSION.pending, SESSION.last = options, None
     try:
         try:

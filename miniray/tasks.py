@@ -8,16 +8,32 @@ failures and reconstructions share, as in Ray).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
+from . import retry
+from .cluster import Node, Worker
 from .execution import BodyRun
-from .objects import ObjectRef
+from .objects import ObjectEntry, ObjectRef
+
+if TYPE_CHECKING:  # types only: the runtime and the actors import this module
+    from .actors import Actor
+    from .runtime import Runtime
 
 
 class TaskSpec:
     def __init__(
-        self, rt, name: str, fn, args: tuple, kwargs: dict, opts: dict, owner, kind: str = "task", actor=None
+        self,
+        rt: Runtime,
+        name: str,
+        fn: Any,
+        args: tuple,
+        kwargs: dict,
+        opts: dict,
+        owner: Worker,
+        kind: str = "task",
+        actor: Actor | None = None,
     ):
         self.rt = rt
         self.task_id = rt.ids.new("task")
@@ -31,18 +47,20 @@ class TaskSpec:
         self.actor = actor
         self.ordinal = rt.next_ordinal(name)
         self.attempts = 0
-        retries = opts.get("max_task_retries", 0) if kind == "actor_task" else opts.get("max_retries", 3)
+        retries = retry.budget(opts, actor_call=kind == "actor_task")
         self.max_retries = retries
         self.retries_left = retries
         self.state = "PENDING_ARGS_AVAIL"
-        self.node = None
-        self.worker = None
+        self.node: Node | None = None
+        self.worker: Worker | None = None
         self.returns: list[str] = []
         self.resources = demand(opts)
+        # Its demand before a placement group renamed it to the bundle's resources (placement/manager).
+        self.pg_demand: dict[str, float] | None = None
         self.arg_values: tuple | None = None
         self.kwarg_values: dict | None = None
         self.seq = 0
-        self.pid = None
+        self.pid: int | None = None
         self.args_ready = True
 
     @property
@@ -52,12 +70,10 @@ class TaskSpec:
     def deps(self) -> list[ObjectRef]:
         return [a for a in list(self.args) + list(self.kwargs.values()) if isinstance(a, ObjectRef)]
 
-    def use_retry(self) -> bool:
-        if self.retries_left == 0:
-            return False
-        if self.retries_left > 0:
-            self.retries_left -= 1
-        return True
+    def the_actor(self) -> Actor:
+        """The actor of an actor call or creation (the caller knows the spec is one)."""
+        assert self.actor is not None, f"{self.name} is not an actor task"
+        return self.actor
 
 
 def demand(opts: dict) -> dict[str, float]:
@@ -73,17 +89,8 @@ def demand(opts: dict) -> dict[str, float]:
     return {k: v for k, v in req.items() if v > 0}
 
 
-def should_retry_exception(opts: dict, error: BaseException) -> bool:
-    allowed = opts.get("retry_exceptions", False)
-    if allowed is True:
-        return True
-    if isinstance(allowed, (list, tuple)):
-        return isinstance(error, tuple(allowed))
-    return False
-
-
 class TaskManager:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.queue: dict[tuple, deque] = {}  # placement key -> specs waiting for a node, FIFO
         self.seq = 0
@@ -119,7 +126,7 @@ class TaskManager:
                 if kind == "error":
                     self.fail_returns(spec, arg_error(spec, value))
                     if spec.kind == "actor_task":
-                        self.rt.actors.pump(spec.actor)  # let the calls queued behind it run
+                        self.rt.actors.pump(spec.the_actor())  # let the calls queued behind it run
                     return
             values = {ref.hex(): outcomes[ref.hex()][1] for ref in refs}
             spec.arg_values = tuple(values[a.hex()] if isinstance(a, ObjectRef) else a for a in spec.args)
@@ -135,7 +142,7 @@ class TaskManager:
             else:
                 got = self.rt.objects.resolve(entry)
                 if got is None:
-                    entry.waiters.append(lambda _e, ref=ref: check(ref))
+                    entry.waiters.append(lambda _e, ref=ref: check(ref))  # type: ignore[misc]
                     return
                 outcomes[ref.hex()] = got
             pending[0] -= 1
@@ -190,12 +197,35 @@ class TaskManager:
         return sorted((s for q in self.queue.values() for s in q), key=lambda s: s.seq)
 
     # -- attempts -----------------------------------------------------------------------------
-    def start(self, spec: TaskSpec, node) -> None:
+    def start(self, spec: TaskSpec, node: Node) -> None:
         node.acquire(spec.resources)
         worker = self.rt.lease_worker(node)
-        spec.node, spec.worker = node, worker
         worker.task = spec
-        spec.pid = worker.pid
+        self.launch(
+            spec,
+            node,
+            worker,
+            spec.fn,
+            spec.name,
+            on_return=lambda value: self.finished(spec, value),
+            on_raise=lambda e, tb: self.raised(spec, e, tb),
+            timer_label="start",
+        )
+
+    def launch(
+        self,
+        spec: TaskSpec,
+        node: Node,
+        worker: Worker,
+        fn: Callable,
+        label: str,
+        on_return: Callable[[Any], None],
+        on_raise: Callable[[BaseException, str], None],
+        instance: Any = None,
+        timer_label: str = "start",
+    ) -> None:
+        """Start one attempt of a task or actor call on `worker`: the one place an attempt begins."""
+        spec.node, spec.worker, spec.pid = node, worker, worker.pid
         spec.attempts += 1
         spec.state = "RUNNING"
         fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
@@ -207,15 +237,16 @@ class TaskManager:
             self.rt,
             worker,
             spec.key,
-            spec.name,
-            spec.fn,
+            label,
+            fn,
             spec.arg_values or (),
             spec.kwarg_values or {},
-            on_return=lambda value: self.finished(spec, value),
-            on_raise=lambda e, tb: self.raised(spec, e, tb),
+            on_return=on_return,
+            on_raise=on_raise,
+            instance=instance,
         )
         worker.body = body
-        timer = self.rt.kernel.schedule(fetch, body.start, label="start")
+        timer = self.rt.kernel.schedule(fetch, body.start, label=timer_label)
         if fetch:
             body.timers.append(timer)  # a worker that dies while reading never starts the body
 
@@ -226,7 +257,7 @@ class TaskManager:
         if worker is not None and worker.alive:
             worker.body = None
             worker.task = None
-            node.idle.append(worker)
+            worker.node.idle.append(worker)
         spec.worker = None
         self.rt.request_dispatch()
 
@@ -261,9 +292,9 @@ class TaskManager:
 
     def raised(self, spec: TaskSpec, error: BaseException, tb: str) -> None:
         self._release(spec)
-        retry = should_retry_exception(spec.opts, error) and spec.use_retry()
-        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=retry)
-        if retry:
+        again = retry.after_error(spec, error)
+        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=again)
+        if again:
             self.retry_later(spec)
             return
         self.fail_returns(spec, wrap(spec, error, tb))
@@ -271,12 +302,13 @@ class TaskManager:
     def system_failure(self, spec: TaskSpec, cause: str) -> None:
         """The worker or node died under the attempt: retry within budget, else fail the returns."""
         node = spec.node
-        if node is not None and node.alive:
+        assert node is not None  # it was running there
+        if node.alive:
             node.release(spec.resources)
         spec.worker = None
-        retry = spec.use_retry()
-        self.rt.emit("task.fail", task=spec.name, attempt=spec.key, cause=cause, retry=retry)
-        if retry:
+        again = retry.after_death(spec)
+        self.rt.emit("task.fail", task=spec.name, attempt=spec.key, cause=cause, retry=again)
+        if again:
             self.retry_later(spec)
         elif cause == "node_died":
             self.fail_returns(
@@ -310,7 +342,7 @@ class TaskManager:
         spec.args, spec.kwargs, spec.arg_values, spec.kwarg_values = (), {}, None, None
 
     # -- lineage reconstruction ---------------------------------------------------------------
-    def reconstruct(self, entry) -> None:
+    def reconstruct(self, entry: ObjectEntry) -> None:
         spec = entry.task
         objects = self.rt.objects
         if spec is None:
@@ -321,29 +353,9 @@ class TaskManager:
         if spec.state not in ("FINISHED", "FAILED"):
             entry.state = "pending"  # its task is already running again
             return
-        if spec.kind == "actor_task" and not self.rt.actors.can_reexecute(spec):
-            objects.fail(
-                entry,
-                exc.ObjectReconstructionFailedError(
-                    entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"
-                ),
-            )
-            return
-        if spec.max_retries == 0:
-            objects.fail(
-                entry,
-                exc.ObjectReconstructionFailedError(
-                    entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"
-                ),
-            )
-            return
-        if not spec.use_retry():
-            objects.fail(
-                entry,
-                exc.ObjectReconstructionFailedError(
-                    entry.object_id, "OBJECT_UNRECONSTRUCTABLE_MAX_ATTEMPTS_EXCEEDED"
-                ),
-            )
+        refused = retry.reconstruction_refused(spec)
+        if refused is not None:
+            objects.fail(entry, exc.ObjectReconstructionFailedError(entry.object_id, refused))
             return
         self.rt.emit("task.reconstruct", task=spec.name, id=spec.task_id[:12], object=entry.object_id[:12])
         for oid in spec.returns:
@@ -356,7 +368,7 @@ class TaskManager:
             self.resolve(spec)
 
 
-def wrap(spec: TaskSpec, error: BaseException, tb: str) -> BaseException:
+def wrap(spec: TaskSpec, error: BaseException, tb: str) -> exc.RayTaskError:
     actor = spec.actor
     err = exc.RayTaskError(
         spec.name,

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from miniray.kernel import Kernel
+from miniray.kernel import Kernel, Timer
 from miniray.log import EventLog
 
 from .trace import fleet_timeline
@@ -86,9 +86,9 @@ class Refit:
     version: int
     members: list  # [(shard index, incarnation)]: the group settled at the start
     started: float
-    deadline: object = None
-    done: object = None
-    error: object = None
+    deadline: Timer | None = None
+    done: Timer | None = None
+    error: Timer | None = None
     over: bool = False
     written: set = field(default_factory=set)
 

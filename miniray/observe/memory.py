@@ -30,7 +30,7 @@ def _where(objects, entry) -> tuple[str, str | None]:
 
 def _args_in_use(rt) -> set:
     """Objects that a task not yet finished takes as an argument."""
-    used = set()
+    used: set[str] = set()
     for spec in rt.tasks.all:
         if spec.state not in ("FINISHED", "FAILED"):
             used.update(ref.hex() for ref in spec.deps())

@@ -20,6 +20,7 @@ A series holds a point only where its value changed; within one instant the last
 from __future__ import annotations
 
 from .. import context
+from ..tasks import TaskSpec
 
 TERMINAL = ("FINISHED", "FAILED")
 
@@ -28,9 +29,9 @@ class Metrics:
     def __init__(self, rt):
         self.rt = rt
         self.data: dict[tuple, list] = {}
-        self.live: dict[int, object] = {}  # id(spec) -> spec not in a terminal state
+        self.live: dict[int, TaskSpec] = {}  # id(spec) -> spec not in a terminal state
         self.seen = 0  # how much of rt.tasks.all has been looked at
-        self.by_id: dict[str, object] = {}
+        self.by_id: dict[str, TaskSpec] = {}
         rt.kernel.observers.append(self.sample)  # the clock is about to move: how did this instant end?
         rt.log.listeners.append(self._on_record)
         self.sample()
@@ -93,7 +94,7 @@ class Metrics:
 
     def value(self, name: str, at: float, node: str = "") -> float:
         """The series' value at virtual time `at` (it holds its last value until the next point)."""
-        out = 0
+        out: float = 0  # an int until a point says otherwise: 0, not 0.0, when nothing happened
         for t, v in self.series(name, node):
             if t > at:
                 break

@@ -101,7 +101,7 @@ def find_cycles(edges, groups: list) -> list[list]:
             elif nxt not in path and rank[nxt] > rank[start]:
                 walk(start, nxt, path + [nxt])
 
-    for start in sorted(rank, key=rank.get):
+    for start in sorted(rank, key=lambda n: rank[n]):
         walk(start, start, [start])
     return cycles
 

@@ -319,11 +319,11 @@ class PlacementManager:
         group = self.groups.get(strategy.placement_group.id)
         if group is None or group.state == "REMOVED":
             return None
-        base = getattr(spec, "pg_demand", None)
+        base = spec.pg_demand
         if base is None:
             base = spec.pg_demand = dict(spec.resources)
         actor = spec.actor if spec.kind == "actor_creation" else None
-        if actor is not None and getattr(actor, "pg_held", None) is None:
+        if actor is not None and actor.pg_held is None:
             actor.pg_held = dict(actor.held)
         index = strategy.placement_group_bundle_index
         bundles = [group.bundles[index]] if index >= 0 else group.bundles

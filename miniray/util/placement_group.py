@@ -146,7 +146,7 @@ def get_current_placement_group() -> PlacementGroup | None:
     if not rt.current:
         return None
     worker = rt.caller()
-    opts = worker.actor.opts if worker.actor is not None else (worker.task.opts if worker.task else {})
+    opts: dict = worker.actor.opts if worker.actor is not None else (worker.task.opts if worker.task else {})
     pg = getattr(opts.get("scheduling_strategy"), "placement_group", None)
     return pg if isinstance(pg, PlacementGroup) else None
 

@@ -112,7 +112,7 @@ def list_workers(filters=None, limit: int = 10_000, detail: bool = False) -> lis
                 pid=w.pid,
                 node_id=w.node.node_id,
                 node_name=w.node.name,
-                exit_type=None if w.alive else _EXIT.get(causes.get(w.pid), "SYSTEM_ERROR"),
+                exit_type=None if w.alive else _EXIT.get(causes.get(w.pid, ""), "SYSTEM_ERROR"),
                 exit_detail=None if w.alive else causes.get(w.pid),
                 actor_id=w.actor.actor_id if w.actor is not None else None,
             )
