@@ -18,9 +18,12 @@ from __future__ import annotations
 import pickle
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
+
+if TYPE_CHECKING:  # types only: the runtime imports this module
+    from .runtime import Runtime
 
 INLINE_LIMIT = 100 * 1024  # Ray's max_direct_call_object_size
 
@@ -136,7 +139,7 @@ def fresh_error(error: BaseException) -> BaseException:
 
 
 class ObjectTable:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.entries: dict[str, ObjectEntry] = {}
         self.spilled_bytes: dict[str, int] = {}  # node name -> bytes ever spilled (Ray's spill counter)

@@ -20,13 +20,14 @@ A series holds a point only where its value changed; within one instant the last
 from __future__ import annotations
 
 from .. import context
+from ..runtime import Runtime
 from ..tasks import TaskSpec
 
 TERMINAL = ("FINISHED", "FAILED")
 
 
 class Metrics:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.data: dict[tuple, list] = {}
         self.live: dict[int, TaskSpec] = {}  # id(spec) -> spec not in a terminal state

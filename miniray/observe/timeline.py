@@ -15,6 +15,7 @@ presumed death (a zombie) stays open until it really ends. With a metrics sample
 from __future__ import annotations
 
 from .. import context
+from ..runtime import Runtime
 from .trace import Trace, finish
 
 GCS = 1
@@ -41,7 +42,7 @@ def attempt_number(key: str) -> int:
 
 
 class _Builder:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.trace = Trace()
         # Ray's slice args name the task, its function, actor and worker by id: look them up.
@@ -61,18 +62,18 @@ class _Builder:
         self.node_ids: dict[str, str] = {}  # node id prefix -> node name
 
     # -- tracks ------------------------------------------------------------------------------
-    def gcs(self, tid: int) -> tuple:
+    def gcs(self, tid: int) -> tuple[int, int]:
         self.trace.process(GCS, "cluster (GCS)", 0)
         self.trace.thread(GCS, tid, GCS_THREADS.get(tid, "events"))
         return GCS, tid
 
-    def raylet(self, node: str) -> tuple:
+    def raylet(self, node: str) -> tuple[int, int]:
         pid = node_pid(node)
         self.trace.process(pid, node, pid)
         self.trace.thread(pid, RAYLET, "raylet", 0)
         return pid, RAYLET
 
-    def worker(self, node: str, wpid: int, label: str = "") -> tuple:
+    def worker(self, node: str, wpid: int, label: str = "") -> tuple[int, int]:
         pid = node_pid(node)
         self.where[wpid] = pid
         self.trace.process(pid, node, pid)

@@ -12,18 +12,24 @@ or read) first settles the segment at that instant. Counts stay exact; events st
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import exceptions as exc
+from ..kernel import Timer
 from . import fastforward, fit, policies
 from .diagnosis import RescheduleContext, diagnose
 from .fastforward import Segment
 from .group import Bundle, Group, formatted
 from .queue import PendingQueue
 
+if TYPE_CHECKING:  # types only: the runtime imports this module
+    from ..runtime import Runtime
+
 ATTEMPT_COST_S = 4.5e-6
 
 
 class PlacementManager:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         cfg = rt.system_config
         self.policy = policies.resolve(cfg.get("placement_group_queue_policy"))
@@ -42,12 +48,13 @@ class PlacementManager:
         self.in_flight = None  # the queue Entry being scheduled now
         self.seg: Segment | None = None
         self.dormant = False  # True: only backed-off groups are left and no event would wake them
-        self._pass_timer = None
-        self._tick_timer = None
+        self._pass_timer: Timer | None = None
+        self._tick_timer: Timer | None = None
         self._nodes_seen = len(rt.nodes)
         # Back-to-back attempts are timed as anchor + n * cost, never by adding cost n times:
         # the batched and the event-by-event paths then compute bit-identical times.
-        self._anchor, self._n, self._last_finish = 0.0, -1, None
+        self._anchor, self._n = 0.0, -1
+        self._last_finish: float | None = None
 
     # -- the driver's calls --------------------------------------------------------------------
     def create(self, pg_id: str, bundles: list, strategy: str, name: str, selectors: list) -> Group:
@@ -219,8 +226,8 @@ class PlacementManager:
         entry.group.attempt_started = now
         self.total_attempts += 1
         self._next_slot(now)
-        self._last_finish = self._anchor + (self._n + 1) * self.cost
-        return self._last_finish
+        finish = self._last_finish = self._anchor + (self._n + 1) * self.cost
+        return finish
 
     def run_in_flight(self, entry, finish: float) -> None:
         self.in_flight = entry
