@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 from . import exceptions as exc
 from . import retry
 from .cluster import Node, Worker
+from .events import Kind
 from .execution import BodyRun
+from .states import ActorState, TaskState
 from .tasks import TaskSpec, demand, wrap
 
 if TYPE_CHECKING:  # types only: the runtime imports this module
@@ -29,7 +31,7 @@ class Actor:
         self.name = opts.get("name")
         self.args, self.kwargs, self.opts = args, kwargs, opts
         self.owner = owner
-        self.state = "PENDING_CREATION"
+        self.state = ActorState.PENDING_CREATION
         self.num_restarts = 0
         self.instance: Any = None
         self.worker: Worker | None = None
@@ -76,7 +78,7 @@ class ActorManager:
         self.actors[actor.actor_id] = actor
         if name:
             self.named[name] = actor
-        self.rt.emit("actor.create", actor=repr(actor), name=name or "")
+        self.rt.emit(Kind.ACTOR_CREATE, actor=repr(actor), name=name or "")
         self._schedule_creation(actor)
         return actor
 
@@ -98,7 +100,7 @@ class ActorManager:
 
     def place(self, spec: TaskSpec, node: Node) -> None:
         actor = spec.the_actor()
-        if actor.state == "DEAD":
+        if actor.state == ActorState.DEAD:
             return
         node.acquire(actor.held)
         worker = self.rt.new_worker(node, "actor")
@@ -108,12 +110,12 @@ class ActorManager:
         spec.pid = worker.pid
         instance = actor.cls.__new__(actor.cls)  # type: ignore[call-overload]  # any user class
         self.rt.emit(
-            "actor.start", actor=repr(actor), node=node.name, worker=worker.pid, restart=actor.num_restarts
+            Kind.ACTOR_START, actor=repr(actor), node=node.name, worker=worker.pid, restart=actor.num_restarts
         )
 
         def created(_value: Any) -> None:
             actor.instance = instance
-            self._set_state(actor, "ALIVE")
+            self._set_state(actor, ActorState.ALIVE)
             self.pump(actor)
 
         def init_failed(error: BaseException, tb: str) -> None:
@@ -157,7 +159,7 @@ class ActorManager:
     def accept(self, spec: TaskSpec) -> None:
         """Queue the call in submission order now; it runs once its arguments are resolved."""
         actor = spec.the_actor()
-        if actor.state == "DEAD":
+        if actor.state == ActorState.DEAD:
             self.rt.tasks.fail_returns(spec, actor.death or exc.ActorDiedError(actor.actor_id))
             return
         spec.args_ready = False
@@ -166,13 +168,13 @@ class ActorManager:
 
     def arg_ready(self, spec: TaskSpec) -> None:
         spec.args_ready = True
-        spec.state = "PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY"
+        spec.state = TaskState.PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY
         self.pump(spec.the_actor())
 
     def pump(self, actor: Actor) -> None:
-        while actor.queue and actor.queue[0].state == "FAILED":  # an argument failed: never runs
+        while actor.queue and actor.queue[0].state == TaskState.FAILED:  # an argument failed: never runs
             actor.queue.popleft()
-        if actor.state != "ALIVE" or actor.running is not None or not actor.queue:
+        if actor.state != ActorState.ALIVE or actor.running is not None or not actor.queue:
             return
         if not actor.queue[0].args_ready:
             return
@@ -200,7 +202,9 @@ class ActorManager:
     def _raised(self, actor: Actor, spec: TaskSpec, error: BaseException, tb: str) -> None:
         actor.running = None
         again = retry.after_error(spec, error)
-        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=again)
+        self.rt.emit(
+            Kind.TASK_ERROR, task=spec.name, attempt=spec.key, error=type(error).__name__, retry=again
+        )
         if again:
             actor.queue.appendleft(spec)
         else:
@@ -210,7 +214,7 @@ class ActorManager:
     # -- death and restart ---------------------------------------------------------------------
     def process_died(self, actor: Actor, cause: str) -> None:
         """The actor's worker process is gone (crash, os._exit, node death or ray.kill)."""
-        if actor.state == "DEAD":
+        if actor.state == ActorState.DEAD:
             return
         if actor.node is not None and actor.node.alive:
             actor.node.release(actor.held)
@@ -219,10 +223,10 @@ class ActorManager:
         actor.running = None
         actor.queue.clear()
         if retry.restarts(actor):
-            self._set_state(actor, "RESTARTING", cause=cause)
+            self._set_state(actor, ActorState.RESTARTING, cause=cause)
             for spec in inflight:
                 if retry.after_death(spec):
-                    spec.state = "PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY"
+                    spec.state = TaskState.PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY
                     actor.queue.append(spec)
                 else:
                     self.rt.tasks.fail_returns(
@@ -253,7 +257,7 @@ class ActorManager:
         actor.running = None
         actor.queue.clear()
         actor.death = error
-        self._set_state(actor, "DEAD", cause=cause)
+        self._set_state(actor, ActorState.DEAD, cause=cause)
         if actor.worker is not None and actor.worker.alive:
             worker, actor.worker = actor.worker, None
             worker.actor = None
@@ -264,26 +268,26 @@ class ActorManager:
             self.rt.tasks.fail_returns(spec, error)
 
     def _restart(self, actor: Actor) -> None:
-        if actor.state != "RESTARTING":
+        if actor.state != ActorState.RESTARTING:
             return
         actor.num_restarts += 1
         self._schedule_creation(actor)
 
     def kill(self, actor: Actor, no_restart: bool) -> None:
-        self.rt.emit("actor.kill", actor=repr(actor), no_restart=no_restart)
+        self.rt.emit(Kind.ACTOR_KILL, actor=repr(actor), no_restart=no_restart)
         if no_restart:
             actor.no_restart = True
         if actor.worker is not None and actor.worker.alive:
             self.rt.kill_worker(actor.worker, cause="killed")
-        elif actor.state != "DEAD":
+        elif actor.state != ActorState.DEAD:
             self.process_died(actor, "killed")
 
-    def _set_state(self, actor: Actor, state: str, cause: str = "") -> None:
+    def _set_state(self, actor: Actor, state: ActorState, cause: str = "") -> None:
         actor.state = state
         fields = {"actor": repr(actor), "state": state}
         if cause:
             fields["cause"] = cause
-        self.rt.emit("actor.state", **fields)
+        self.rt.emit(Kind.ACTOR_STATE, **fields)
 
     # -- lineage of actor-task outputs -----------------------------------------------------------
     def resubmit(self, spec: TaskSpec) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import api, context
+from .events import Kind
 from .session import SESSION
 
 
@@ -57,7 +58,7 @@ class Cluster:
 
     def remove_node(self, node, allow_graceful: bool = True) -> None:
         """The node dies now: its workers, actors and stored objects go with it."""
-        self.rt.emit("cluster.remove_node", node=node.name, graceful=allow_graceful)
+        self.rt.emit(Kind.CLUSTER_REMOVE_NODE, node=node.name, graceful=allow_graceful)
         self.rt.kill_node(node, cause="removed")
         if node in self.worker_nodes:
             self.worker_nodes.remove(node)

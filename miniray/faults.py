@@ -13,6 +13,8 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .events import Kind
+
 KINDS = ("kill_node", "kill_worker", "kill_actor", "crash", "pause_node", "hang_node", "lose_object")
 
 
@@ -105,7 +107,7 @@ class FaultInjector:
     # -- applying -------------------------------------------------------------------------------
     def apply(self, fault: Fault) -> None:
         rt = self.rt
-        rt.emit("fault", fault=fault.token())
+        rt.emit(Kind.FAULT, fault=fault.token())
         if fault.kind == "kill_node":
             node = self._node(fault.target)
             if node is not None and node.alive and not node.is_head:
@@ -116,7 +118,9 @@ class FaultInjector:
                 until = rt.kernel.now + (fault.duration if fault.duration > 0 else float("inf"))
                 node.frozen_until = max(node.frozen_until, until)
                 if until != float("inf"):
-                    rt.kernel.at(until, lambda: rt.emit("node.resumed", node=node.name), label="resume-node")
+                    rt.kernel.at(
+                        until, lambda: rt.emit(Kind.NODE_RESUMED, node=node.name), label="resume-node"
+                    )
         elif fault.kind == "kill_worker":
             worker = self._worker(fault.target)
             if worker is not None:

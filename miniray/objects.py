@@ -21,6 +21,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
+from .events import Kind
+from .states import ObjectState
 
 if TYPE_CHECKING:  # types only: the runtime imports this module
     from .runtime import Runtime
@@ -102,7 +104,7 @@ class ObjectEntry:
         self.owner = owner  # cluster.Worker
         self.task = task  # the TaskSpec that produces it (its lineage), or None for put
         self.index = index
-        self.state = "pending"  # "pending" | "ready" | "error"
+        self.state = ObjectState.PENDING
         self.value: Any = None
         self.error: BaseException | None = None
         self.size = 0
@@ -170,7 +172,7 @@ class ObjectTable:
         entry.value = None
         self.entries.pop(entry.object_id, None)
         if self.rt.alive:
-            self.rt.emit("object.free", object=entry.object_id[:12], reason=reason)
+            self.rt.emit(Kind.OBJECT_FREE, object=entry.object_id[:12], reason=reason)
         if entry.task is not None:
             self.rt.tasks.release_lineage(entry.task)
 
@@ -190,7 +192,7 @@ class ObjectTable:
         entry.value = value
         entry.size = size
         entry.error = None
-        entry.state = "ready"
+        entry.state = ObjectState.READY
         if size < INLINE_LIMIT and not force_plasma:
             entry.inlined = True
             entry.locations = []
@@ -223,7 +225,7 @@ class ObjectTable:
         node.spilled[object_id] = size
         self.spilled_bytes[node.name] = self.spilled_bytes.get(node.name, 0) + size
         fields = {"fallback": True} if fallback else {}
-        self.rt.emit("object.spill", object=object_id[:12], node=node.name, size=size, **fields)
+        self.rt.emit(Kind.OBJECT_SPILL, object=object_id[:12], node=node.name, size=size, **fields)
 
     def spilled(self, entry: ObjectEntry) -> bool:
         """True when the only live copies are on disk (reading it pays the disk)."""
@@ -240,7 +242,12 @@ class ObjectTable:
         bandwidth = float(self.rt.config["object_spilling_read_bytes_per_s"])
         for ref in refs:
             entry = self.entries.get(ref.hex() if isinstance(ref, ObjectRef) else ref)
-            if entry is None or entry.object_id in seen or entry.state != "ready" or not self.spilled(entry):
+            if (
+                entry is None
+                or entry.object_id in seen
+                or entry.state != ObjectState.READY
+                or not self.spilled(entry)
+            ):
                 continue
             seen.add(entry.object_id)
             seconds += entry.size / bandwidth
@@ -249,13 +256,15 @@ class ObjectTable:
             if sum(node.store.values()) + entry.size <= self.capacity(node):
                 node.spilled.pop(entry.object_id, None)
                 node.store[entry.object_id] = entry.size
-                self.rt.emit("object.restore", object=entry.object_id[:12], node=node.name, size=entry.size)
+                self.rt.emit(
+                    Kind.OBJECT_RESTORE, object=entry.object_id[:12], node=node.name, size=entry.size
+                )
         return seconds
 
     def fail(self, entry: ObjectEntry, error: BaseException) -> None:
         if entry.freed:
             return
-        entry.state = "error"
+        entry.state = ObjectState.ERROR
         entry.error = error
         entry.value = None
         self._wake(entry)
@@ -267,7 +276,7 @@ class ObjectTable:
 
     # -- availability ---------------------------------------------------------------------
     def available(self, entry: ObjectEntry) -> bool:
-        if entry.state != "ready" or not entry.owner.alive:
+        if entry.state != ObjectState.READY or not entry.owner.alive:
             return False
         return entry.inlined or any(n.alive for n in entry.locations)
 
@@ -280,16 +289,16 @@ class ObjectTable:
             return ("error", exc.ObjectFreedError(entry.object_id))
         if not entry.owner.alive:
             return ("error", exc.OwnerDiedError(entry.object_id, owner_address=entry.owner.worker_id))
-        if entry.state == "error" and entry.error is not None:
+        if entry.state == ObjectState.ERROR and entry.error is not None:
             return ("error", fresh_error(entry.error))
-        if entry.state == "pending":
+        if entry.state == ObjectState.PENDING:
             return None
         if entry.inlined or any(n.alive for n in entry.locations):
             return ("value", entry.value)
         # Every copy is gone but the owner lives: lineage reconstruction, if the task allows it.
         entry.locations = []
         self.rt.tasks.reconstruct(entry)
-        if entry.state == "error":
+        if entry.state == ObjectState.ERROR:
             return ("error", entry.error)
         return None
 

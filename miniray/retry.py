@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .states import ActorState
+
 if TYPE_CHECKING:  # types only: tasks and actors import this module
     from .actors import Actor
     from .tasks import TaskSpec
@@ -67,7 +69,11 @@ def restarts(actor: Actor) -> bool:
 def reconstruction_refused(spec: TaskSpec) -> str | None:
     """Re-run a finished task whose return was lost? None: yes (a retry is spent); else Ray's reason."""
     actor = spec.actor
-    if spec.kind == "actor_task" and actor is not None and (actor.state == "DEAD" or actor.max_restarts == 0):
+    if (
+        spec.kind == "actor_task"
+        and actor is not None
+        and (actor.state == ActorState.DEAD or actor.max_restarts == 0)
+    ):
         return RETRIES_DISABLED
     if spec.max_retries == 0:
         return RETRIES_DISABLED

@@ -12,6 +12,7 @@ from typing import Any
 
 from .actors import ActorManager
 from .cluster import Node, Worker
+from .events import CATALOGUE, Kind
 from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
 from .ids import IdMaker
@@ -20,6 +21,7 @@ from .log import EventLog
 from .objects import ObjectTable
 from .placement.manager import PlacementManager
 from .scheduler import Scheduler
+from .states import ActorState
 from .tasks import TaskManager, TaskSpec
 
 DEFAULT_CONFIG = {
@@ -72,7 +74,7 @@ class Runtime:
                 self.config[key] = self.system_config[key]
         self.kernel = Kernel()
         self.ids = IdMaker(seed)
-        self.log = EventLog()
+        self.log = EventLog(CATALOGUE)
         self.alive = True
         self.nodes: list[Node] = []
         self.current: list[BodyRun] = []  # stack of bodies executing now (empty: the driver)
@@ -98,7 +100,7 @@ class Runtime:
         self.metrics: Any = None
 
     # -- bookkeeping ----------------------------------------------------------------------------
-    def emit(self, kind: str, **fields):
+    def emit(self, kind: Kind, **fields: Any):
         return self.log.emit(self.kernel.now, kind, **fields)
 
     def next_ordinal(self, name: str) -> int:
@@ -138,7 +140,7 @@ class Runtime:
         node = Node(len(self.nodes), self.ids.new("node"), total, labels or {}, object_store_memory, is_head)
         self.nodes.append(node)
         self.emit(
-            "node.add",
+            Kind.NODE_ADD,
             node=node.name,
             id=node.node_id[:12],
             resources={k: v for k, v in total.items() if k not in ("memory", "object_store_memory")},
@@ -163,7 +165,7 @@ class Runtime:
             return
         worker.alive = False
         node = worker.node
-        self.emit("worker.died", worker=worker.pid, node=node.name, cause=cause)
+        self.emit(Kind.WORKER_DIED, worker=worker.pid, node=node.name, cause=cause)
         if worker.body is not None:
             worker.body.stop()
             worker.body = None
@@ -192,7 +194,7 @@ class Runtime:
                 "put the work you want to lose on worker nodes (Cluster.add_node)."
             )
         node.alive = False
-        self.emit("node.died", node=node.name, id=node.node_id[:12], cause=cause)
+        self.emit(Kind.NODE_DIED, node=node.name, id=node.node_id[:12], cause=cause)
         for worker in list(node.workers):
             self.kill_worker(worker, "node_died")
         self.objects.drop_node(node)
@@ -274,7 +276,7 @@ class Runtime:
             else:
                 lines.append(f"  - {spec.name} waits for {spec.resources} that running work holds.")
         for actor in self.actors.actors.values():
-            if actor.state == "RESTARTING" or actor.state == "PENDING_CREATION":
+            if actor.state in (ActorState.RESTARTING, ActorState.PENDING_CREATION):
                 lines.append(f"  - actor {actor!r} is {actor.state} and cannot be placed.")
         for node in self.nodes:
             for worker in node.workers:

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 from . import exceptions as exc
 from . import retry
 from .cluster import Node, Worker
+from .events import Kind
 from .execution import BodyRun
 from .objects import ObjectEntry, ObjectRef
+from .states import TERMINAL, ObjectState, TaskState
 
 if TYPE_CHECKING:  # types only: the runtime and the actors import this module
     from .actors import Actor
@@ -50,7 +52,7 @@ class TaskSpec:
         retries = retry.budget(opts, actor_call=kind == "actor_task")
         self.max_retries = retries
         self.retries_left = retries
-        self.state = "PENDING_ARGS_AVAIL"
+        self.state = TaskState.PENDING_ARGS_AVAIL
         self.node: Node | None = None
         self.worker: Worker | None = None
         self.returns: list[str] = []
@@ -102,7 +104,7 @@ class TaskManager:
         spec.returns = [r.hex() for r in refs]
         self.all.append(spec)
         self.rt.emit(
-            "task.submit", task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal, owner=spec.owner.pid
+            Kind.TASK_SUBMIT, task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal, owner=spec.owner.pid
         )
         if spec.kind == "actor_task":
             self.rt.actors.accept(spec)
@@ -112,7 +114,7 @@ class TaskManager:
 
     def resolve(self, spec: TaskSpec) -> None:
         """Wait for every ObjectRef argument; then queue for a node (or fail without running)."""
-        spec.state = "PENDING_ARGS_AVAIL"
+        spec.state = TaskState.PENDING_ARGS_AVAIL
         deps = spec.deps()
         outcomes: dict[str, tuple] = {}
         pending = [0]
@@ -162,7 +164,7 @@ class TaskManager:
         if spec.kind == "actor_task":
             self.rt.actors.arg_ready(spec)
             return
-        spec.state = "PENDING_NODE_ASSIGNMENT"
+        spec.state = TaskState.PENDING_NODE_ASSIGNMENT
         self.seq += 1
         spec.seq = self.seq
         self.queue.setdefault(self.rt.scheduler.placement_key(spec), deque()).append(spec)
@@ -227,11 +229,11 @@ class TaskManager:
         """Start one attempt of a task or actor call on `worker`: the one place an attempt begins."""
         spec.node, spec.worker, spec.pid = node, worker, worker.pid
         spec.attempts += 1
-        spec.state = "RUNNING"
+        spec.state = TaskState.RUNNING
         fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
         extra = {"fetch_s": fetch} if fetch else {}
         self.rt.emit(
-            "task.start", task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra
+            Kind.TASK_START, task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra
         )
         body = BodyRun(
             self.rt,
@@ -282,8 +284,8 @@ class TaskManager:
                 )
                 self.fail_returns(spec, wrap(spec, err, f"ValueError: {err}\n"))
                 return
-        spec.state = "FINISHED"
-        self.rt.emit("task.finish", task=spec.name, attempt=spec.key, node=node.name)
+        spec.state = TaskState.FINISHED
+        self.rt.emit(Kind.TASK_FINISH, task=spec.name, attempt=spec.key, node=node.name)
         for oid, v in zip(spec.returns, values):
             entry = self.rt.objects.entries.get(oid)
             if entry is not None:
@@ -293,7 +295,9 @@ class TaskManager:
     def raised(self, spec: TaskSpec, error: BaseException, tb: str) -> None:
         self._release(spec)
         again = retry.after_error(spec, error)
-        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=again)
+        self.rt.emit(
+            Kind.TASK_ERROR, task=spec.name, attempt=spec.key, error=type(error).__name__, retry=again
+        )
         if again:
             self.retry_later(spec)
             return
@@ -307,7 +311,7 @@ class TaskManager:
             node.release(spec.resources)
         spec.worker = None
         again = retry.after_death(spec)
-        self.rt.emit("task.fail", task=spec.name, attempt=spec.key, cause=cause, retry=again)
+        self.rt.emit(Kind.TASK_FAIL, task=spec.name, attempt=spec.key, cause=cause, retry=again)
         if again:
             self.retry_later(spec)
         elif cause == "node_died":
@@ -320,11 +324,11 @@ class TaskManager:
         self.rt.request_dispatch()
 
     def retry_later(self, spec: TaskSpec) -> None:
-        spec.state = "PENDING_ARGS_AVAIL"
+        spec.state = TaskState.PENDING_ARGS_AVAIL
         self.rt.kernel.schedule(self.rt.config["task_retry_delay_s"], self.resolve, spec, label="retry")
 
     def fail_returns(self, spec: TaskSpec, error: BaseException) -> None:
-        spec.state = "FAILED"
+        spec.state = TaskState.FAILED
         for oid in spec.returns:
             entry = self.rt.objects.entries.get(oid)
             if entry is not None:
@@ -334,9 +338,7 @@ class TaskManager:
     def release_lineage(self, spec: TaskSpec) -> None:
         """Once a finished task's returns are all out of scope nothing can rebuild them, so, as
         Ray does, its lineage lets go of its argument refs and their objects can be freed."""
-        if spec.state not in ("FINISHED", "FAILED") or any(
-            oid in self.rt.objects.entries for oid in spec.returns
-        ):
+        if spec.state not in TERMINAL or any(oid in self.rt.objects.entries for oid in spec.returns):
             return
         # Refs nested in arguments (a list of refs) are held by both the arguments and their values.
         spec.args, spec.kwargs, spec.arg_values, spec.kwarg_values = (), {}, None, None
@@ -350,18 +352,18 @@ class TaskManager:
                 entry, exc.ObjectReconstructionFailedError(entry.object_id, "OBJECT_UNRECONSTRUCTABLE_PUT")
             )
             return
-        if spec.state not in ("FINISHED", "FAILED"):
-            entry.state = "pending"  # its task is already running again
+        if spec.state not in TERMINAL:
+            entry.state = ObjectState.PENDING  # its task is already running again
             return
         refused = retry.reconstruction_refused(spec)
         if refused is not None:
             objects.fail(entry, exc.ObjectReconstructionFailedError(entry.object_id, refused))
             return
-        self.rt.emit("task.reconstruct", task=spec.name, id=spec.task_id[:12], object=entry.object_id[:12])
+        self.rt.emit(Kind.TASK_RECONSTRUCT, task=spec.name, id=spec.task_id[:12], object=entry.object_id[:12])
         for oid in spec.returns:
             e = objects.entries.get(oid)
             if e is not None and not objects.available(e):
-                e.state = "pending"
+                e.state = ObjectState.PENDING
         if spec.kind == "actor_task":
             self.rt.actors.resubmit(spec)
         else:

@@ -19,6 +19,7 @@ from collections import Counter
 
 from .. import context
 from .. import exceptions as exc
+from ..events import Kind
 from ..log import Record
 
 
@@ -107,14 +108,14 @@ class Attribution:
 
     def implicates_node(self, rec: Record) -> bool:
         """A death under the attempt does; an error only if it is retryable (see the module doc)."""
-        if rec.kind == "task.fail":
+        if rec.kind == Kind.TASK_FAIL:
             return True
         return rec["error"] in _class_names(self.retryable)
 
     def _on_record(self, rec: Record) -> None:
-        if rec.kind == "task.start":
+        if rec.kind == Kind.TASK_START:
             self.where[rec["attempt"]] = rec["node"]
-        elif rec.kind in ("task.fail", "task.error"):
+        elif rec.kind in (Kind.TASK_FAIL, Kind.TASK_ERROR):
             node = self.where.get(rec["attempt"])
             if node is None:
                 return
@@ -122,7 +123,7 @@ class Attribution:
             if self.implicates_node(rec):
                 self.failures[node] += 1
                 self._judge(node)
-        elif rec.kind == "task.finish":
+        elif rec.kind == Kind.TASK_FINISH:
             node = self.where.get(rec["attempt"])
             if node is not None:
                 self.successes[node] += 1
@@ -137,7 +138,10 @@ class Attribution:
         if self.enabled and node not in self.blacklisted and self.stands_out(node):
             self.blacklisted[node] = self.rt.kernel.now
             self.rt.emit(
-                "liveness.blacklist", node=node, failures=self.failures[node], successes=self.successes[node]
+                Kind.LIVENESS_BLACKLIST,
+                node=node,
+                failures=self.failures[node],
+                successes=self.successes[node],
             )
 
     def report(self) -> list[dict]:

@@ -28,23 +28,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from ..cluster import Node
+from ..events import Kind
 from ..runtime import Runtime
+from ..states import NodeHealthState
 from ..tasks import TaskSpec
 
-
-class NodeHealthState(StrEnum):
-    """What the detector believes about a worker node (a str: compares equal to "ALIVE" etc.)."""
-
-    ALIVE = "ALIVE"
-    SUSPECT = "SUSPECT"
-    DEAD = "DEAD"
-
-
 ALIVE, SUSPECT, DEAD = NodeHealthState.ALIVE, NodeHealthState.SUSPECT, NodeHealthState.DEAD
+
+
+_VERDICT_KIND = {ALIVE: Kind.LIVENESS_ALIVE, SUSPECT: Kind.LIVENESS_SUSPECT, DEAD: Kind.LIVENESS_DEAD}
 
 
 @dataclass(frozen=True)
@@ -94,7 +89,7 @@ class Detector:
         rt.dispatch_listeners.append(lambda: self.arm(queued=True))
         rt.node_failure_hold = self._hold
         rt.liveness = self
-        rt.emit("liveness.enabled", probe_interval_s=self.interval, unhealthy_threshold=self.threshold)
+        rt.emit(Kind.LIVENESS_ENABLED, probe_interval_s=self.interval, unhealthy_threshold=self.threshold)
         self.arm(queued=True)
 
     # -- queries ----------------------------------------------------------------------------------
@@ -160,7 +155,7 @@ class Detector:
             elif node.frozen_until > now:  # a timeout: could be a blip, so count it
                 h.failures += 1
                 self.rt.emit(
-                    "liveness.probe_failed", node=node.name, failures=h.failures, threshold=self.threshold
+                    Kind.LIVENESS_PROBE_FAILED, node=node.name, failures=h.failures, threshold=self.threshold
                 )
                 if h.failures >= self.threshold:
                     self._declare_dead(node, h, "unresponsive")
@@ -174,7 +169,7 @@ class Detector:
     def _set(self, node: Node, h: NodeHealth, state: NodeHealthState, cause: str) -> None:
         h.state, h.since, h.cause = state, self.rt.kernel.now, cause
         self.transitions.append(Transition(self.rt.kernel.now, node.name, state, cause))
-        self.rt.emit(f"liveness.{state.lower()}", node=node.name, failures=h.failures, cause=cause)
+        self.rt.emit(_VERDICT_KIND[state], node=node.name, failures=h.failures, cause=cause)
 
     def _declare_dead(self, node: Node, h: NodeHealth, cause: str) -> None:
         self._set(node, h, DEAD, cause)
@@ -196,7 +191,7 @@ class Detector:
         """Treat a silent node as dead for scheduling, leaving its paused bodies to run on."""
         rt = self.rt
         node.alive = False  # the scheduler's candidates skip it from now on
-        rt.emit("node.died", node=node.name, id=node.node_id[:12], cause="presumed_dead")
+        rt.emit(Kind.NODE_DIED, node=node.name, id=node.node_id[:12], cause="presumed_dead")
         for worker in list(node.workers):
             body, spec = worker.body, worker.task
             if body is not None and spec is not None and worker.actor is None:
@@ -212,12 +207,16 @@ class Detector:
     def _zombify(self, worker, body, spec) -> None:
         key, rt = body.key, self.rt
         self.zombies[key] = worker.node.name
-        rt.emit("liveness.zombie", attempt=key, node=worker.node.name, worker=worker.pid)
+        rt.emit(Kind.LIVENESS_ZOMBIE, attempt=key, node=worker.node.name, worker=worker.pid)
 
         def done(outcome: str, detail: str = "") -> None:
             # The superseded attempt ran to the end: its effects happened, its result is dropped.
             rt.emit(
-                "liveness.zombie_finished", attempt=key, node=worker.node.name, outcome=outcome, detail=detail
+                Kind.LIVENESS_ZOMBIE_FINISHED,
+                attempt=key,
+                node=worker.node.name,
+                outcome=outcome,
+                detail=detail,
             )
             rt.kill_worker(worker, "node_died")  # its node was declared dead: the raylet exits
 

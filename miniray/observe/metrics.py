@@ -20,10 +20,10 @@ A series holds a point only where its value changed; within one instant the last
 from __future__ import annotations
 
 from .. import context
+from ..events import Kind
 from ..runtime import Runtime
+from ..states import TERMINAL, TaskState
 from ..tasks import TaskSpec
-
-TERMINAL = ("FINISHED", "FAILED")
 
 
 class Metrics:
@@ -39,7 +39,7 @@ class Metrics:
 
     # -- sampling ------------------------------------------------------------------------------
     def _on_record(self, rec) -> None:
-        if rec.kind == "task.reconstruct":  # a finished task runs again: watch it once more
+        if rec.kind == Kind.TASK_RECONSTRUCT:  # a finished task runs again: watch it once more
             spec = self.by_id.get(str(rec.fields.get("id")))
             if spec is not None:
                 self.live[id(spec)] = spec
@@ -72,7 +72,7 @@ class Metrics:
             state = spec.state
             if state in TERMINAL:
                 del self.live[key]
-            elif state == "RUNNING":
+            elif state == TaskState.RUNNING:
                 running += 1
             else:
                 pending += 1

@@ -14,7 +14,10 @@ presumed death (a zombie) stays open until it really ends. With a metrics sample
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import context
+from ..events import Kind
 from ..runtime import Runtime
 from .trace import Trace, finish
 
@@ -106,9 +109,9 @@ class _Builder:
     # -- the records -----------------------------------------------------------------------------
     def feed(self, rec) -> None:
         kind, t, f = rec.kind, rec.time, rec.fields
-        handler = getattr(self, "on_" + kind.replace(".", "_"), None)
+        handler = HANDLERS.get(kind)
         if handler is not None:
-            handler(t, f)
+            handler(self, t, f)
         elif kind.startswith("liveness."):
             self.on_liveness(kind, t, f)
         elif kind.startswith("pg."):
@@ -309,6 +312,35 @@ class _Builder:
         for label, (since, state) in self.pg_state.items():
             self.trace.thread(GCS, self.pg_tid[label], f"pg {label}", self.pg_tid[label])
             self.trace.slice(state, "placement_group", since, t, GCS, self.pg_tid[label], {"pg": label})
+
+
+# Which record kinds get a drawing of their own (miniray/events.py lists them all); the rest are
+# instants on the cluster track: liveness.* on its own thread, pg.* on the groups', others apart.
+HANDLERS: dict[str, Callable[[_Builder, float, dict], None]] = {
+    Kind.NODE_ADD: _Builder.on_node_add,
+    Kind.NODE_DIED: _Builder.on_node_died,
+    Kind.NODE_RESUMED: _Builder.on_node_resumed,
+    Kind.FAULT: _Builder.on_fault,
+    Kind.CLUSTER_REMOVE_NODE: _Builder.on_cluster_remove_node,
+    Kind.TASK_SUBMIT: _Builder.on_task_submit,
+    Kind.TASK_START: _Builder.on_task_start,
+    Kind.TASK_FINISH: _Builder.on_task_finish,
+    Kind.TASK_ERROR: _Builder.on_task_error,
+    Kind.TASK_FAIL: _Builder.on_task_fail,
+    Kind.TASK_RECONSTRUCT: _Builder.on_task_reconstruct,
+    Kind.WORKER_EXIT: _Builder.on_worker_exit,
+    Kind.WORKER_DIED: _Builder.on_worker_died,
+    Kind.ACTOR_CREATE: _Builder.on_actor_create,
+    Kind.ACTOR_START: _Builder.on_actor_start,
+    Kind.ACTOR_STATE: _Builder.on_actor_state,
+    Kind.ACTOR_KILL: _Builder.on_actor_kill,
+    Kind.OBJECT_FREE: _Builder.on_object_free,
+    Kind.OBJECT_SPILL: _Builder.on_object_spill,
+    Kind.OBJECT_RESTORE: _Builder.on_object_restore,
+    Kind.PG_STATE: _Builder.on_pg_state,
+    Kind.PG_CREATE: _Builder.on_pg_create,
+    Kind.EFFECT: _Builder.on_effect,
+}
 
 
 def _color(args: dict) -> str | None:

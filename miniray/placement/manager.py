@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import exceptions as exc
+from ..events import Kind
 from ..kernel import Timer
+from ..states import ActorState, TaskState
 from . import fastforward, fit, policies
 from .diagnosis import RescheduleContext, diagnose
 from .fastforward import Segment
@@ -67,7 +69,7 @@ class PlacementManager:
             self.rt.kernel.now,
         )
         self.groups[pg_id] = group
-        self.rt.emit("pg.create", pg=group.label, strategy=strategy, bundles=len(bundles))
+        self.rt.emit(Kind.PG_CREATE, pg=group.label, strategy=strategy, bundles=len(bundles))
         self._enqueue(group)
         self._kick()
         return group
@@ -104,12 +106,12 @@ class PlacementManager:
             return pg is not None and pg.id == group.pg_id
 
         for actor in list(self.rt.actors.actors.values()):
-            if actor.state != "DEAD" and inside(actor.opts):
+            if actor.state != ActorState.DEAD and inside(actor.opts):
                 self.rt.actors.kill(actor, no_restart=True)
         for spec in list(self.rt.tasks.all):
             if (
                 spec.kind == "task"
-                and spec.state == "RUNNING"
+                and spec.state == TaskState.RUNNING
                 and spec.worker is not None
                 and inside(spec.opts)
             ):
@@ -143,7 +145,9 @@ class PlacementManager:
                 continue
             for bundle in lost:
                 bundle.node = None  # the reservation died with the node
-            self.rt.emit("pg.bundles_lost", pg=group.label, node=node.name, bundles=[b.index for b in lost])
+            self.rt.emit(
+                Kind.PG_BUNDLES_LOST, pg=group.label, node=node.name, bundles=[b.index for b in lost]
+            )
             if group.state == "CREATED":
                 self._set_state(group, "RESCHEDULING")
                 group.scheduling_state = "QUEUED"
@@ -211,7 +215,7 @@ class PlacementManager:
     def begin_hot_loop(self, now: float) -> None:
         self._next_slot(now)
         self.seg = Segment(self._anchor, self._n, [e.group for e in self.queue.rank_zero()])
-        self.rt.emit("pg.hot_loop", groups=[g.label for g in self.seg.groups])
+        self.rt.emit(Kind.PG_HOT_LOOP, groups=[g.label for g in self.seg.groups])
 
     def _next_slot(self, now: float) -> None:
         """Number the attempt starting now: the next in a back-to-back run, or a new run."""
@@ -363,5 +367,5 @@ class PlacementManager:
 
     def _set_state(self, group: Group, state: str) -> None:
         if group.state != state:
-            self.rt.emit("pg.state", pg=group.label, old=group.state, new=state)
+            self.rt.emit(Kind.PG_STATE, pg=group.label, old=group.state, new=state)
             group.state = state

@@ -7,7 +7,9 @@ the run (placement groups settle their batched attempts first, as any read of th
 from __future__ import annotations
 
 from .. import context
+from ..events import Kind
 from ..observe import memory as mem
+from ..states import NodeState
 
 
 class _Row(dict):
@@ -85,7 +87,7 @@ def list_nodes(filters=None, limit: int = 10_000, detail: bool = False) -> list:
                 node_id=node.node_id,
                 node_name=node.name,
                 node_ip=node.address,
-                state="ALIVE" if node.alive else "DEAD",
+                state=NodeState.ALIVE if node.alive else NodeState.DEAD,
                 is_head_node=node.is_head,
                 resources_total={k: v for k, v in node.total.items()},
                 labels=dict(node.labels),
@@ -100,7 +102,7 @@ def list_nodes(filters=None, limit: int = 10_000, detail: bool = False) -> list:
 
 def list_workers(filters=None, limit: int = 10_000, detail: bool = False) -> list:
     rt = _rt()
-    causes = {r["worker"]: r["cause"] for r in rt.log.of_kind("worker.died")}
+    causes = {r["worker"]: r["cause"] for r in rt.log.of_kind(Kind.WORKER_DIED)}
     rows = []
     for w in rt.workers:
         rows.append(
