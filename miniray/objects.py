@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import pickle
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
 from .events import Kind
 from .states import ObjectState
+from .waitable import Event
 
 if TYPE_CHECKING:  # types only: the runtime imports this module
     from .runtime import Runtime
@@ -94,7 +94,7 @@ class ObjectEntry:
         "size",
         "inlined",
         "locations",
-        "waiters",
+        "changed",
         "refs",
         "freed",
     )
@@ -110,7 +110,8 @@ class ObjectEntry:
         self.size = 0
         self.inlined = False
         self.locations: list = []  # nodes whose store holds a copy
-        self.waiters: list[Callable[[ObjectEntry], None]] = []
+        # Happens at the object's next change (settled, failed, owner died); each change replaces it.
+        self.changed = Event()
         self.refs = 0
         self.freed = False
 
@@ -270,9 +271,15 @@ class ObjectTable:
         self._wake(entry)
 
     def _wake(self, entry: ObjectEntry) -> None:
-        waiters, entry.waiters = entry.waiters, []
-        for cb in waiters:
-            cb(entry)
+        # Waiters that find it still pending wait on the next change, so the event is new first.
+        changed, entry.changed = entry.changed, Event()
+        changed.succeed(entry)
+
+    def settled(self, object_id: str) -> Event:
+        """An event that happens, with `resolve`'s ("value", v) or ("error", e), once the object settles."""
+        done = Event()
+        _Settle(self, object_id, done)()
+        return done
 
     # -- availability ---------------------------------------------------------------------
     def available(self, entry: ObjectEntry) -> bool:
@@ -283,7 +290,7 @@ class ObjectTable:
     def resolve(self, entry: ObjectEntry) -> tuple[str, Any] | None:
         """("value", v) or ("error", e) if settled now; None if pending (rebuilding if it must).
 
-        A caller that gets None registers in entry.waiters and calls again when woken.
+        A caller that gets None waits on `entry.changed` and calls again when it happens.
         """
         if entry.freed:
             return ("error", exc.ObjectFreedError(entry.object_id))
@@ -315,5 +322,27 @@ class ObjectTable:
         """Everything the worker owned is unreachable now; wake whoever waits on it."""
         for oid in worker.owned:
             entry = self.entries.get(oid)
-            if entry is not None and entry.waiters:
+            if entry is not None and entry.changed.callbacks:
                 self._wake(entry)
+
+
+class _Settle:
+    """Re-checks an object at each change until it settles. A callable object rather than a closure
+    that registers itself: that would be a reference cycle keeping the settled value (and any refs
+    inside it) alive until the garbage collector runs, so frees would happen at GC-dependent times."""
+
+    __slots__ = ("table", "object_id", "done")
+
+    def __init__(self, table: ObjectTable, object_id: str, done: Event):
+        self.table, self.object_id, self.done = table, object_id, done
+
+    def __call__(self, _changed: Event | None = None) -> None:
+        entry = self.table.entries.get(self.object_id)
+        if entry is None:
+            self.done.succeed(("error", exc.ObjectFreedError(self.object_id)))
+            return
+        got = self.table.resolve(entry)
+        if got is None:
+            entry.changed.add(self)
+            return
+        self.done.succeed(got)

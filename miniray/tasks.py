@@ -18,6 +18,7 @@ from .events import Kind
 from .execution import BodyRun
 from .objects import ObjectEntry, ObjectRef
 from .states import TERMINAL, ObjectState, TaskState
+from .waitable import Event, all_of
 
 if TYPE_CHECKING:  # types only: the runtime and the actors import this module
     from .actors import Actor
@@ -115,49 +116,30 @@ class TaskManager:
     def resolve(self, spec: TaskSpec) -> None:
         """Wait for every ObjectRef argument; then queue for a node (or fail without running)."""
         spec.state = TaskState.PENDING_ARGS_AVAIL
-        deps = spec.deps()
-        outcomes: dict[str, tuple] = {}
-        pending = [0]
-
-        def settle() -> None:
-            # `check` refers to itself (its wake-up lambda), a cycle only the garbage collector
-            # breaks; emptying `deps` now keeps the refs out of it, so they free on time.
-            refs, deps[:] = list(deps), []
-            for ref in refs:
-                kind, value = outcomes[ref.hex()]
-                if kind == "error":
-                    self.fail_returns(spec, arg_error(spec, value))
-                    if spec.kind == "actor_task":
-                        self.rt.actors.pump(spec.the_actor())  # let the calls queued behind it run
-                    return
-            values = {ref.hex(): outcomes[ref.hex()][1] for ref in refs}
-            spec.arg_values = tuple(values[a.hex()] if isinstance(a, ObjectRef) else a for a in spec.args)
-            spec.kwarg_values = {
-                k: values[v.hex()] if isinstance(v, ObjectRef) else v for k, v in spec.kwargs.items()
-            }
-            self.enqueue(spec)
-
-        def check(ref: ObjectRef) -> None:
-            entry = self.rt.objects.entries.get(ref.hex())
-            if entry is None:
-                outcomes[ref.hex()] = ("error", exc.ObjectFreedError(ref.hex()))
-            else:
-                got = self.rt.objects.resolve(entry)
-                if got is None:
-                    entry.waiters.append(lambda _e, ref=ref: check(ref))  # type: ignore[misc]
-                    return
-                outcomes[ref.hex()] = got
-            pending[0] -= 1
-            if pending[0] == 0:
-                settle()
-
+        # Ids, not refs: what waits here must not be what keeps the arguments alive.
+        deps = [ref.hex() for ref in spec.deps()]
         if not deps:
             spec.arg_values, spec.kwarg_values = spec.args, spec.kwargs
             self.enqueue(spec)
             return
-        pending[0] = len(deps)
-        for ref in list(deps):
-            check(ref)
+        settled = [self.rt.objects.settled(oid) for oid in deps]
+        all_of(settled).add(lambda _all: self._args_settled(spec, deps, settled))
+
+    def _args_settled(self, spec: TaskSpec, deps: list[str], settled: list[Event]) -> None:
+        outcomes = {oid: event.value for oid, event in zip(deps, settled)}
+        for oid in deps:  # the first failed argument, in argument order, fails the task
+            kind, value = outcomes[oid]
+            if kind == "error":
+                self.fail_returns(spec, arg_error(spec, value))
+                if spec.kind == "actor_task":
+                    self.rt.actors.pump(spec.the_actor())  # let the calls queued behind it run
+                return
+        values = {oid: outcome[1] for oid, outcome in outcomes.items()}
+        spec.arg_values = tuple(values[a.hex()] if isinstance(a, ObjectRef) else a for a in spec.args)
+        spec.kwarg_values = {
+            k: values[v.hex()] if isinstance(v, ObjectRef) else v for k, v in spec.kwargs.items()
+        }
+        self.enqueue(spec)
 
     # -- placement ----------------------------------------------------------------------------
     def enqueue(self, spec: TaskSpec) -> None:

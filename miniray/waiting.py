@@ -15,6 +15,7 @@ from . import exceptions as exc
 from .execution import BodyRun, Suspended
 from .objects import ObjectRef
 from .runtime import Runtime
+from .waitable import Event
 
 Outcome = tuple[str, Any]  # ("value", v) or ("error", e), as ObjectTable.resolve returns
 
@@ -131,15 +132,18 @@ def _read_spilled(rt: Runtime, body: BodyRun, refs: list[ObjectRef], values: lis
 def _wait_in_body(
     rt: Runtime, body: BodyRun, refs: list[ObjectRef], num_returns: int, timeout: float | None, fn: str
 ) -> None:
-    """Register wake-ups for a body blocked in get/wait; the resumed body re-checks."""
-    fired = [False]
+    """Register wake-ups for a body blocked in get/wait; the resumed body re-checks.
+
+    Any change to any of the objects re-reads them all, in order (a read may start rebuilding a
+    lost one), and the first of "enough are ready" and the timeout answers the body, once."""
+    answered = Event()
 
     def wake(*_):
-        if fired[0] or not body.live:
+        if answered.triggered or not body.live:
             return
         ready = [r for r in refs if outcome(rt, r) is not None]
         if len(ready) >= num_returns:
-            fired[0] = True
+            answered.succeed()
             try:
                 answer(outcome(rt, r) for r in refs)
             finally:
@@ -149,13 +153,17 @@ def _wait_in_body(
             return
         for r in refs:
             entry = rt.objects.entries.get(r.hex())
-            if entry is not None and rt.objects.resolve(entry) is None and wake not in entry.waiters:
-                entry.waiters.append(wake)
+            if (
+                entry is not None
+                and rt.objects.resolve(entry) is None
+                and wake not in entry.changed.callbacks
+            ):
+                entry.changed.add(wake)
 
     def expire():
-        if fired[0] or not body.live:
+        if answered.triggered or not body.live:
             return
-        fired[0] = True
+        answered.succeed()
         if fn == "get":
             body.resume(True, _Timeout())
         else:
@@ -179,7 +187,7 @@ def _wait_in_body(
             body.resume(True, values)
 
     wake()
-    if not fired[0]:
+    if not answered.triggered:
         if timeout is not None:
             body.timers.append(rt.kernel.schedule(timeout, expire, label="get-timeout"))
         body.block(f"{fn}({', '.join(repr(r) for r in refs[:3])}{'...' if len(refs) > 3 else ''})")
