@@ -142,10 +142,7 @@ def put(value: Any, *, _owner=None) -> ObjectRef:
     rt = context.runtime()
 
     def live():
-        owner = rt.caller()
-        ref = rt.objects.create(owner)
-        rt.objects.store(rt.objects.entries[ref.hex()], value, owner.node, force_plasma=True)
-        return ref
+        return rt.objects.put(value, rt.caller())
 
     return context.interact(rt, live)
 

@@ -185,6 +185,12 @@ class ObjectTable:
         owner.owned.append(oid)
         return ObjectRef(oid, self)
 
+    def put(self, value: Any, owner) -> ObjectRef:
+        """`ray.put`: a new object owned by `owner`, always in its node's store (as Ray does)."""
+        ref = self.create(owner)
+        self.store(self.entries[ref.hex()], value, owner.node, force_plasma=True)
+        return ref
+
     def store(self, entry: ObjectEntry, value: Any, node, force_plasma: bool = False) -> None:
         """Make `value` the object's value: inlined at the owner if small, else in `node`'s store."""
         if entry.freed:

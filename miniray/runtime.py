@@ -197,6 +197,11 @@ class Runtime:
         self.emit(Kind.NODE_DIED, node=node.name, id=node.node_id[:12], cause=cause)
         for worker in list(node.workers):
             self.kill_worker(worker, "node_died")
+        self.node_lost(node)
+
+    def node_lost(self, node: Node) -> None:
+        """What a dead (or presumed dead) node takes with it once its workers are dealt with: the
+        copies in its store and on its disk, and the placement-group bundles it held."""
         self.objects.drop_node(node)
         self.placement.on_node_dead(node)
         self.request_dispatch()

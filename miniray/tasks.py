@@ -177,6 +177,10 @@ class TaskManager:
             if not placed:
                 return
 
+    def has_queued(self) -> bool:
+        """Is any task waiting for a node?"""
+        return any(self.queue.values())
+
     def waiting_specs(self) -> list[TaskSpec]:
         return sorted((s for q in self.queue.values() for s in q), key=lambda s: s.seq)
 

@@ -133,7 +133,7 @@ class Detector:
             if any(w.body is not None for w in node.workers):
                 return True
         # Queued work will start on some node within this instant: watch it from the next tick.
-        return queued and any(q for q in self.rt.tasks.queue.values())
+        return queued and self.rt.tasks.has_queued()
 
     def arm(self, queued: bool = False) -> None:
         if self.timer is not None or not self.rt.alive or not self._watching(queued):
@@ -200,9 +200,7 @@ class Detector:
                 rt.tasks.system_failure(spec, "node_died")
             else:
                 rt.kill_worker(worker, "node_died")
-        rt.objects.drop_node(node)
-        rt.placement.on_node_dead(node)
-        rt.request_dispatch()
+        rt.node_lost(node)
 
     def _zombify(self, worker, body, spec) -> None:
         key, rt = body.key, self.rt
