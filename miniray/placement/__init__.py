@@ -12,7 +12,6 @@ The Ray-shaped API is `miniray.util.placement_group`; `diagnose()` here is simul
 
 from __future__ import annotations
 
-from .. import context
 from . import diagnosis
 from .diagnosis import Diagnosis, RescheduleContext
 from .manager import PlacementManager
@@ -21,7 +20,11 @@ from .policies import POLICIES
 
 def diagnose() -> Diagnosis:
     """Why the current cluster's placement groups are stuck: cycles, starvation, hot loops."""
-    return diagnosis.diagnose(context.runtime().placement)
+    # Imported here, not above: context stands a floor higher (it imports the runtime, which
+    # imports this package), and this convenience is the package's only use of the active runtime.
+    from ..context import runtime
+
+    return diagnosis.diagnose(runtime().placement)
 
 
 __all__ = ["Diagnosis", "RescheduleContext", "PlacementManager", "POLICIES"]
