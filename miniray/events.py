@@ -9,7 +9,7 @@ Kinds are `str`s ("task.start"), so code that compares `record.kind` with a stri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -55,9 +55,13 @@ class EventSpec:
     fields: tuple[str, ...]  # always present
     optional: tuple[str, ...] = ()  # present only when they say something
     doc: str = ""
+    # Computed once: the log checks every record against them.
+    required: frozenset[str] = field(init=False)
+    allowed: frozenset[str] = field(init=False)
 
-    def allowed(self) -> frozenset[str]:
-        return frozenset(self.fields + self.optional)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "required", frozenset(self.fields))
+        object.__setattr__(self, "allowed", frozenset(self.fields + self.optional))
 
 
 CATALOGUE: dict[str, EventSpec] = {
@@ -132,8 +136,10 @@ def check(catalogue: dict[str, EventSpec], kind: str, fields: dict) -> None:
     if spec is None:
         raise CatalogueError(f"unknown event kind {kind!r}: add it to miniray/events.py (Kind and CATALOGUE)")
     names = fields.keys()
+    if spec.required.issubset(names) and spec.allowed.issuperset(names):
+        return
     missing = [f for f in spec.fields if f not in names]
-    extra = sorted(names - spec.allowed())
+    extra = sorted(names - spec.allowed)
     if missing or extra:
         raise CatalogueError(
             f"event {kind!r} has fields {sorted(names)}: missing {missing}, unexpected {extra}; "
