@@ -12,7 +12,7 @@ SITE_VENV := .venv-site
 SITE_STAMP := $(SITE_VENV)/.site-installed
 BROWSER_STAMP := $(VENV)/.browser-installed
 
-.PHONY: test serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps bench mutants wheels clean
+.PHONY: test lint serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps bench mutants wheels clean
 
 ## Python dev environment (miniray editable + test tools)
 $(DEV_STAMP): pyproject.toml
@@ -46,7 +46,15 @@ $(PYODIDE_WHEELS_STAMP): tests/pyodide/wheels.txt
 	touch $@
 pyodide-wheels: $(PYODIDE_WHEELS_STAMP)
 
-test: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps site
+## Lint and types: ruff (lint and format) on the tree, mypy on miniray, the course package and the build.
+## hooks/ is checked on its own: its modules import each other as top-level names.
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy miniray faultlines
+	$(BIN)/mypy hooks
+
+test: lint $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps site
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q
 
 ## Mutation testing of the exercises' reference solutions (slow: not part of `make test`)

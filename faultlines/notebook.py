@@ -28,7 +28,7 @@ _state: dict[str, Any] = {"exercise": None}
 
 def _shell() -> Any:
     ipython = sys.modules.get("IPython")
-    return ipython.get_ipython() if ipython is not None else None  # type: ignore[attr-defined]
+    return ipython.get_ipython() if ipython is not None else None
 
 
 class _BudgetTicks:

@@ -18,6 +18,7 @@ import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import jupytext
 from lesson_notebooks import ShippedNotebook
@@ -59,7 +60,7 @@ def exercises(repo: Path) -> list[ExerciseInfo]:
     return found
 
 
-def _notebook(ex: ExerciseInfo) -> object:
+def _notebook(ex: ExerciseInfo) -> Any:  # a nbformat NotebookNode (jupytext has no types)
     cells = [
         ("markdown", ex.statement),
         ("code", f'from faultlines import notebook as fl\n\nfl.start("{ex.id}")'),

@@ -20,6 +20,7 @@ from .api import (
 from .objects import ObjectRef
 from .observe.timeline import timeline
 from .remote_function import method, remote
+from .util.state import memory as _memory
 
 __version__ = "0.1.0"
 
@@ -46,6 +47,4 @@ __all__ = [
 
 def memory_summary() -> str:
     """The `ray memory` report as text (rows: `miniray.util.state.memory()`)."""
-    from .util.state import memory
-
-    return memory().text
+    return _memory().text

@@ -8,15 +8,22 @@ they fail with ActorUnavailableError (a restart is coming) or ActorDiedError (no
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
+from . import retry
+from .cluster import Node, Worker
+from .events import Kind
 from .execution import BodyRun
-from .tasks import TaskSpec, demand, should_retry_exception, wrap
+from .states import ActorState, TaskState
+from .tasks import TaskSpec, demand, wrap
+
+if TYPE_CHECKING:  # types only: the runtime imports this module
+    from .runtime import Runtime
 
 
 class Actor:
-    def __init__(self, rt, cls, args, kwargs, opts, owner):
+    def __init__(self, rt: Runtime, cls: type, args: tuple, kwargs: dict, opts: dict, owner: Worker):
         self.rt = rt
         self.actor_id = rt.ids.new("actor")
         self.cls = cls
@@ -24,11 +31,11 @@ class Actor:
         self.name = opts.get("name")
         self.args, self.kwargs, self.opts = args, kwargs, opts
         self.owner = owner
-        self.state = "PENDING_CREATION"
+        self.state = ActorState.PENDING_CREATION
         self.num_restarts = 0
         self.instance: Any = None
-        self.worker = None
-        self.node = None
+        self.worker: Worker | None = None
+        self.node: Node | None = None
         self.queue: deque[TaskSpec] = deque()
         self.running: TaskSpec | None = None
         self.no_restart = False
@@ -37,6 +44,9 @@ class Actor:
             if (opts.get("num_cpus") is not None or opts.get("resources") or opts.get("num_gpus"))
             else {}
         )
+        # Its demand before a placement group renamed it to the bundle's resources (placement/manager).
+        self.pg_held: dict[str, float] | None = None
+        self.creation: TaskSpec | None = None  # the creation task of its current incarnation
         self.death: BaseException | None = None
         self.ordinal = rt.next_ordinal(f"actor:{self.class_name}")
 
@@ -47,12 +57,9 @@ class Actor:
     def max_restarts(self) -> int:
         return self.opts.get("max_restarts", 0)
 
-    def restarts_left(self) -> bool:
-        return self.max_restarts == -1 or self.num_restarts < self.max_restarts
-
 
 class ActorManager:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.actors: dict[str, Actor] = {}
         self.named: dict[str, Actor] = {}
@@ -71,7 +78,7 @@ class ActorManager:
         self.actors[actor.actor_id] = actor
         if name:
             self.named[name] = actor
-        self.rt.emit("actor.create", actor=repr(actor), name=name or "")
+        self.rt.emit(Kind.ACTOR_CREATE, actor=repr(actor), name=name or "")
         self._schedule_creation(actor)
         return actor
 
@@ -91,9 +98,9 @@ class ActorManager:
         actor.creation = spec
         self.rt.tasks.resolve(spec)
 
-    def place(self, spec: TaskSpec, node) -> None:
-        actor = spec.actor
-        if actor.state == "DEAD":
+    def place(self, spec: TaskSpec, node: Node) -> None:
+        actor = spec.the_actor()
+        if actor.state == ActorState.DEAD:
             return
         node.acquire(actor.held)
         worker = self.rt.new_worker(node, "actor")
@@ -101,14 +108,14 @@ class ActorManager:
         actor.worker, actor.node = worker, node
         spec.attempts += 1
         spec.pid = worker.pid
-        instance = actor.cls.__new__(actor.cls)
+        instance = actor.cls.__new__(actor.cls)  # type: ignore[call-overload]  # any user class
         self.rt.emit(
-            "actor.start", actor=repr(actor), node=node.name, worker=worker.pid, restart=actor.num_restarts
+            Kind.ACTOR_START, actor=repr(actor), node=node.name, worker=worker.pid, restart=actor.num_restarts
         )
 
         def created(_value: Any) -> None:
             actor.instance = instance
-            self._set_state(actor, "ALIVE")
+            self._set_state(actor, ActorState.ALIVE)
             self.pump(actor)
 
         def init_failed(error: BaseException, tb: str) -> None:
@@ -151,8 +158,8 @@ class ActorManager:
 
     def accept(self, spec: TaskSpec) -> None:
         """Queue the call in submission order now; it runs once its arguments are resolved."""
-        actor = spec.actor
-        if actor.state == "DEAD":
+        actor = spec.the_actor()
+        if actor.state == ActorState.DEAD:
             self.rt.tasks.fail_returns(spec, actor.death or exc.ActorDiedError(actor.actor_id))
             return
         spec.args_ready = False
@@ -161,48 +168,31 @@ class ActorManager:
 
     def arg_ready(self, spec: TaskSpec) -> None:
         spec.args_ready = True
-        spec.state = "PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY"
-        self.pump(spec.actor)
+        spec.state = TaskState.PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY
+        self.pump(spec.the_actor())
 
     def pump(self, actor: Actor) -> None:
-        while actor.queue and actor.queue[0].state == "FAILED":  # an argument failed: never runs
+        while actor.queue and actor.queue[0].state == TaskState.FAILED:  # an argument failed: never runs
             actor.queue.popleft()
-        if actor.state != "ALIVE" or actor.running is not None or not actor.queue:
+        if actor.state != ActorState.ALIVE or actor.running is not None or not actor.queue:
             return
         if not actor.queue[0].args_ready:
             return
         spec = actor.queue.popleft()
         actor.running = spec
-        spec.attempts += 1
-        spec.state = "RUNNING"
-        spec.node, spec.worker, spec.pid = actor.node, actor.worker, actor.worker.pid
-        fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
-        extra = {"fetch_s": fetch} if fetch else {}
-        self.rt.emit(
-            "task.start",
-            task=spec.name,
-            attempt=spec.key,
-            node=actor.node.name,
-            worker=actor.worker.pid,
-            **extra,
-        )
-        fn = getattr(actor.instance, spec.fn)
-        body = BodyRun(
-            self.rt,
-            actor.worker,
-            spec.key,
+        node, worker = actor.node, actor.worker
+        assert node is not None and worker is not None  # an ALIVE actor has both
+        self.rt.tasks.launch(
+            spec,
+            node,
+            worker,
+            getattr(actor.instance, spec.fn),
             actor.class_name,
-            fn,
-            spec.arg_values or (),
-            spec.kwarg_values or {},
-            instance=actor.instance,
             on_return=lambda value: self._returned(actor, spec, value),
             on_raise=lambda e, tb: self._raised(actor, spec, e, tb),
+            instance=actor.instance,
+            timer_label="actor-call",
         )
-        actor.worker.body = body
-        timer = self.rt.kernel.schedule(fetch, body.start, label="actor-call")
-        if fetch:
-            body.timers.append(timer)
 
     def _returned(self, actor: Actor, spec: TaskSpec, value: Any) -> None:
         actor.running = None
@@ -211,9 +201,11 @@ class ActorManager:
 
     def _raised(self, actor: Actor, spec: TaskSpec, error: BaseException, tb: str) -> None:
         actor.running = None
-        retry = should_retry_exception(spec.opts, error) and spec.use_retry()
-        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=retry)
-        if retry:
+        again = retry.after_error(spec, error)
+        self.rt.emit(
+            Kind.TASK_ERROR, task=spec.name, attempt=spec.key, error=type(error).__name__, retry=again
+        )
+        if again:
             actor.queue.appendleft(spec)
         else:
             self.rt.tasks.fail_returns(spec, wrap(spec, error, tb))
@@ -222,7 +214,7 @@ class ActorManager:
     # -- death and restart ---------------------------------------------------------------------
     def process_died(self, actor: Actor, cause: str) -> None:
         """The actor's worker process is gone (crash, os._exit, node death or ray.kill)."""
-        if actor.state == "DEAD":
+        if actor.state == ActorState.DEAD:
             return
         if actor.node is not None and actor.node.alive:
             actor.node.release(actor.held)
@@ -230,11 +222,11 @@ class ActorManager:
         inflight = ([actor.running] if actor.running is not None else []) + list(actor.queue)
         actor.running = None
         actor.queue.clear()
-        if not actor.no_restart and actor.restarts_left():
-            self._set_state(actor, "RESTARTING", cause=cause)
+        if retry.restarts(actor):
+            self._set_state(actor, ActorState.RESTARTING, cause=cause)
             for spec in inflight:
-                if spec.use_retry():
-                    spec.state = "PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY"
+                if retry.after_death(spec):
+                    spec.state = TaskState.PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY
                     actor.queue.append(spec)
                 else:
                     self.rt.tasks.fail_returns(
@@ -265,7 +257,7 @@ class ActorManager:
         actor.running = None
         actor.queue.clear()
         actor.death = error
-        self._set_state(actor, "DEAD", cause=cause)
+        self._set_state(actor, ActorState.DEAD, cause=cause)
         if actor.worker is not None and actor.worker.alive:
             worker, actor.worker = actor.worker, None
             worker.actor = None
@@ -276,31 +268,27 @@ class ActorManager:
             self.rt.tasks.fail_returns(spec, error)
 
     def _restart(self, actor: Actor) -> None:
-        if actor.state != "RESTARTING":
+        if actor.state != ActorState.RESTARTING:
             return
         actor.num_restarts += 1
         self._schedule_creation(actor)
 
     def kill(self, actor: Actor, no_restart: bool) -> None:
-        self.rt.emit("actor.kill", actor=repr(actor), no_restart=no_restart)
+        self.rt.emit(Kind.ACTOR_KILL, actor=repr(actor), no_restart=no_restart)
         if no_restart:
             actor.no_restart = True
         if actor.worker is not None and actor.worker.alive:
             self.rt.kill_worker(actor.worker, cause="killed")
-        elif actor.state != "DEAD":
+        elif actor.state != ActorState.DEAD:
             self.process_died(actor, "killed")
 
-    def _set_state(self, actor: Actor, state: str, cause: str = "") -> None:
+    def _set_state(self, actor: Actor, state: ActorState, cause: str = "") -> None:
         actor.state = state
         fields = {"actor": repr(actor), "state": state}
         if cause:
             fields["cause"] = cause
-        self.rt.emit("actor.state", **fields)
+        self.rt.emit(Kind.ACTOR_STATE, **fields)
 
     # -- lineage of actor-task outputs -----------------------------------------------------------
-    def can_reexecute(self, spec: TaskSpec) -> bool:
-        actor = spec.actor
-        return actor.state != "DEAD" and actor.max_restarts != 0 and spec.max_retries != 0
-
     def resubmit(self, spec: TaskSpec) -> None:
         self.accept(spec)

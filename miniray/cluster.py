@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # types only: these modules stand on this one
+    from .actors import Actor
+    from .execution import BodyRun
+    from .tasks import TaskSpec
 
 EPS = 1e-9
 
@@ -16,10 +21,10 @@ class Worker:
         self.pid = pid
         self.kind = kind  # "driver" | "task" | "actor"
         self.alive = True
-        self.body = None  # the BodyRun executing on it, if any
+        self.body: BodyRun | None = None  # executing on it now, if any
         self.owned: list[str] = []  # ids of the objects it owns, in creation order
-        self.actor = None
-        self.task = None  # the TaskSpec whose attempt it runs
+        self.actor: Actor | None = None
+        self.task: TaskSpec | None = None  # the task whose attempt it runs
 
     def __repr__(self) -> str:
         return f"<Worker pid={self.pid} {self.kind} on {self.node.name}>"

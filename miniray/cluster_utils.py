@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from . import api, context
-
-_clusters: dict[str, Cluster] = {}
+from .events import Kind
+from .session import SESSION
 
 
 class Cluster:
@@ -16,8 +16,7 @@ class Cluster:
         shutdown_at_exit: bool = True,
     ):
         self.rt = api.new_runtime((head_node_args or {}).get("_system_config"))
-        self.address = f"sim://cluster-{len(_clusters) + 1}"
-        _clusters[self.address] = self
+        self.address = SESSION.register_cluster(self.rt)
         self.head_node = None
         self.worker_nodes: list = []
         if initialize_head:
@@ -25,10 +24,6 @@ class Cluster:
             self.head_node = self._add(is_head=True, **args)
         if connect:
             self.connect()
-
-    @classmethod
-    def by_address(cls, address: str):
-        return _clusters.get(address)
 
     def connect(self, namespace: str | None = None) -> None:
         context.activate(self.rt)
@@ -48,7 +43,7 @@ class Cluster:
             num_gpus=num_gpus,
             resources=resources,
             labels=labels,
-            object_store_memory=object_store_memory or 2 * 1024**3,
+            object_store_memory=object_store_memory or context.DEFAULT_STORE_BYTES,
             is_head=is_head,
         )
 
@@ -63,7 +58,7 @@ class Cluster:
 
     def remove_node(self, node, allow_graceful: bool = True) -> None:
         """The node dies now: its workers, actors and stored objects go with it."""
-        self.rt.emit("cluster.remove_node", node=node.name, graceful=allow_graceful)
+        self.rt.emit(Kind.CLUSTER_REMOVE_NODE, node=node.name, graceful=allow_graceful)
         self.rt.kill_node(node, cause="removed")
         if node in self.worker_nodes:
             self.worker_nodes.remove(node)
@@ -78,4 +73,4 @@ class Cluster:
         if context.current() is self.rt:
             api.shutdown()
         self.rt.alive = False
-        _clusters.pop(self.address, None)
+        SESSION.clusters.pop(self.address, None)

@@ -4,6 +4,8 @@ While a runtime is up, `time.sleep`, `time.time`, `time.monotonic`, `time.perf_c
 `os._exit` are routed through miniray so Ray scripts run unchanged: inside a task or actor body
 they spend virtual time and kill only that simulated worker; in the driver `time.sleep(s)` lets
 s virtual seconds pass (as `miniray.sim.sleep`). Other threads get the real functions.
+
+The state itself lives in `session.SESSION`; this module is the one way to read and change it.
 """
 
 from __future__ import annotations
@@ -14,17 +16,27 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-_state: dict[str, Any] = {"rt": None, "saved": None, "last": None}
+from .execution import BodyRun, WorkerExit
+from .runtime import Runtime
+from .session import SESSION
+
 EPOCH = 1_767_225_600.0  # 2026-01-01T00:00:00Z: virtual time 0 as a wall-clock reading
+DEFAULT_NUM_CPUS = 4  # fixed, not the host's count: a run must not depend on the machine
+DEFAULT_STORE_BYTES = 2 * 1024**3
 
 
-def current():
-    return _state["rt"]
+def current() -> Runtime | None:
+    return SESSION.active
 
 
-def require(what: str):
+def last() -> Runtime | None:
+    """The runtime activated most recently, even if it has been shut down since."""
+    return SESSION.active or SESSION.last
+
+
+def require(what: str) -> Runtime:
     """The active runtime, for simulation-only calls that must not start one implicitly."""
-    rt = _state["rt"]
+    rt = SESSION.active
     if rt is None:
         raise RuntimeError(
             f"miniray is not initialized: call miniray.init() (or create a "
@@ -33,40 +45,63 @@ def require(what: str):
     return rt
 
 
-def runtime(what: str):
-    rt = _state["rt"]
+def runtime() -> Runtime:
+    """The active runtime; as Ray does, the first remote call starts a local cluster."""
+    rt = SESSION.active
     if rt is None:
-        from . import api
-
-        api.init()  # as Ray does: the first remote call starts a local cluster
-        rt = _state["rt"]
+        rt = start_local(SESSION.new_runtime())
     return rt
 
 
-def interact(rt, live: Callable[[], Any]) -> Any:
+def start_local(
+    rt: Runtime,
+    num_cpus: float | None = None,
+    num_gpus: float | None = None,
+    resources: dict | None = None,
+    labels: dict | None = None,
+    object_store_memory: int | None = None,
+) -> Runtime:
+    """Give `rt` its head node (the driver's) and make it the active runtime."""
+    rt.add_node(
+        num_cpus=DEFAULT_NUM_CPUS if num_cpus is None else num_cpus,
+        num_gpus=num_gpus or 0,
+        resources=resources,
+        labels=labels,
+        is_head=True,
+        object_store_memory=object_store_memory or DEFAULT_STORE_BYTES,
+    )
+    activate(rt)
+    return rt
+
+
+def interact(rt: Runtime, live: Callable[[], Any]) -> Any:
     """Run a cluster call: directly from the driver, or journaled when made inside a body."""
     if rt.current:
         return rt.current[-1].interact(live)
     return live()
 
 
-def activate(rt) -> None:
-    _state["rt"] = rt
-    _state["last"] = rt  # what sim.run reports on, even if the scenario shut it down
-    if _state["saved"] is None:
+def activate(rt: Runtime) -> None:
+    SESSION.active = rt
+    SESSION.last = rt  # what sim.run reports on, even if the scenario shut it down
+    if SESSION.patched is None:
         _install()
 
 
 def deactivate() -> None:
-    _state["rt"] = None
-    saved = _state["saved"]
+    """Shut the active runtime down (if any) and give the real time functions back."""
+    rt = SESSION.active
+    if rt is not None:
+        rt.alive = False
+    SESSION.active = None
+    saved = SESSION.patched
     if saved is not None:
         time.sleep, time.time, time.monotonic, time.perf_counter, os._exit = saved
-        _state["saved"] = None
+        SESSION.patched = None
 
 
-def _body():
-    rt = _state["rt"]
+def _body() -> BodyRun | None:
+    rt = SESSION.active
     if rt is None or not rt.current or threading.current_thread() is not threading.main_thread():
         return None
     return rt.current[-1]
@@ -80,17 +115,15 @@ def _install() -> None:
         time.perf_counter,
         os._exit,
     )
-    _state["saved"] = saved
+    SESSION.patched = saved
 
     def sleep(seconds: float) -> None:
         body = _body()
         if body is not None:
             return body.sleep(seconds)
-        rt = _state["rt"]
+        rt = SESSION.active
         if rt is not None and threading.current_thread() is threading.main_thread():
-            from . import sim
-
-            return sim.sleep(seconds)
+            return rt.sleep(seconds)
         return real_sleep(seconds)
 
     def clock(real: Callable[[], float], base: float) -> Callable[[], float]:
@@ -99,20 +132,18 @@ def _install() -> None:
             if body is None:
                 return real()
             # Journaled, so a replayed body reads the same clock it read the first time.
-            return body.interact(lambda: base + _state["rt"].kernel.now)
+            return body.interact(lambda: base + body.rt.kernel.now)
 
         return read
 
     def exit_(code: int = 0) -> None:
         body = _body()
         if body is not None:
-            from .execution import WorkerExit
-
             raise WorkerExit(f"os._exit({code})")
         real_exit(code)
 
-    time.sleep = sleep
+    time.sleep = sleep  # type: ignore[assignment]
     time.time = clock(real_time, EPOCH)
     time.monotonic = clock(real_mono, 0.0)
     time.perf_counter = clock(real_perf, 0.0)
-    os._exit = exit_
+    os._exit = exit_  # type: ignore[assignment]

@@ -21,6 +21,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from .events import Kind
 from .objects import fresh_error
 
 
@@ -146,7 +147,7 @@ class BodyRun:
             self.on_raise(*value)
         else:
             self.rt.emit(
-                "worker.exit",
+                Kind.WORKER_EXIT,
                 worker=self.worker.pid,
                 node=self.worker.node.name,
                 attempt=self.key,

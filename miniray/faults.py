@@ -4,7 +4,7 @@ A Fault strikes at a virtual time (`at`), right after a numbered kernel event (`
 or, for a crash, just before interaction `step` of a named attempt (`target` = "f#1/1": the first
 call of `f`, first attempt). `step` equal to the attempt's interaction count means "after every
 effect, before the result is returned". A finished run lists its choice points: the faults that
-could have been injected at each boundary it went through (see miniray.sim.Run.choice_points).
+could have been injected at each boundary it went through (see miniray.sim.Run.points).
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from .events import Kind
 
 KINDS = ("kill_node", "kill_worker", "kill_actor", "crash", "pause_node", "hang_node", "lose_object")
 
@@ -75,13 +77,13 @@ class FaultInjector:
         self.crashes: dict[str, int] = {}
         self.by_event: dict[int, list[Fault]] = {}
         self.attempts: list[tuple[str, int]] = []
-        self.pending: list[Fault] = []
         for fault in schedule:
             self.add(fault)
         rt.kernel.before_step = self._before_step
 
     def add(self, fault: Fault) -> None:
         if fault.kind == "crash" and fault.at is None and fault.after_event is None:
+            assert fault.step is not None  # Fault.__post_init__ requires it for a crash
             self.crashes[fault.target] = fault.step
         elif fault.after_event is not None:
             self.by_event.setdefault(fault.after_event, []).append(fault)
@@ -105,7 +107,7 @@ class FaultInjector:
     # -- applying -------------------------------------------------------------------------------
     def apply(self, fault: Fault) -> None:
         rt = self.rt
-        rt.emit("fault", fault=fault.token())
+        rt.emit(Kind.FAULT, fault=fault.token())
         if fault.kind == "kill_node":
             node = self._node(fault.target)
             if node is not None and node.alive and not node.is_head:
@@ -116,7 +118,9 @@ class FaultInjector:
                 until = rt.kernel.now + (fault.duration if fault.duration > 0 else float("inf"))
                 node.frozen_until = max(node.frozen_until, until)
                 if until != float("inf"):
-                    rt.kernel.at(until, lambda: rt.emit("node.resumed", node=node.name), label="resume-node")
+                    rt.kernel.at(
+                        until, lambda: rt.emit(Kind.NODE_RESUMED, node=node.name), label="resume-node"
+                    )
         elif fault.kind == "kill_worker":
             worker = self._worker(fault.target)
             if worker is not None:
@@ -181,4 +185,4 @@ def random_schedule(
                 duration=round(rng.uniform(1, 10), 6) if kind in ("pause_node", "hang_node") else 0.0,
             )
         )
-    return sorted(faults, key=lambda f: f.at)
+    return sorted(faults, key=lambda f: f.at or 0.0)  # every fault here has a time

@@ -1,8 +1,8 @@
 """The event kernel: a virtual clock and a queue of callbacks ordered by (time, sequence).
 
-Deliberately tiny (see docs/design/kernel.md for why it replaced SimPy): every other part of
-miniray is a state machine that schedules callbacks here, so the kernel is the only place time
-moves. Ties at the same virtual time run in the order they were scheduled, which is what makes
+Deliberately tiny (docs/design/simulator.md says why it is ours rather than SimPy): every other
+part of miniray is a state machine that schedules callbacks here, so the kernel is the only place
+time moves. Ties at the same virtual time run in the order they were scheduled, which is what makes
 a run replay byte for byte.
 """
 

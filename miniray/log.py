@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from .events import EventSpec, check
 
 
 def _fmt(value: Any) -> str:
@@ -40,12 +43,18 @@ class Record:
 
 
 class EventLog:
-    def __init__(self) -> None:
+    """Records in order. Given a catalogue (miniray/events.py), it refuses kinds and fields the
+    catalogue does not list; a model with its own kinds (the course's fleet) passes none."""
+
+    def __init__(self, catalogue: dict[str, EventSpec] | None = None) -> None:
         self.records: list[Record] = []
-        self.listeners: list = []
+        self.listeners: list[Callable[[Record], None]] = []
+        self.catalogue = catalogue
 
     def emit(self, time: float, kind: str, **fields: Any) -> Record:
-        rec = Record(len(self.records), time, kind, fields)
+        if self.catalogue is not None:
+            check(self.catalogue, kind, fields)
+        rec = Record(len(self.records), time, str(kind), fields)
         self.records.append(rec)
         for listener in self.listeners:
             listener(rec)

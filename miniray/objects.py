@@ -17,10 +17,15 @@ from __future__ import annotations
 
 import pickle
 import sys
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
+from .events import Kind
+from .states import ObjectState
+from .waitable import Event
+
+if TYPE_CHECKING:  # types only: the runtime imports this module
+    from .runtime import Runtime
 
 INLINE_LIMIT = 100 * 1024  # Ray's max_direct_call_object_size
 
@@ -89,7 +94,7 @@ class ObjectEntry:
         "size",
         "inlined",
         "locations",
-        "waiters",
+        "changed",
         "refs",
         "freed",
     )
@@ -99,13 +104,14 @@ class ObjectEntry:
         self.owner = owner  # cluster.Worker
         self.task = task  # the TaskSpec that produces it (its lineage), or None for put
         self.index = index
-        self.state = "pending"  # "pending" | "ready" | "error"
+        self.state = ObjectState.PENDING
         self.value: Any = None
         self.error: BaseException | None = None
         self.size = 0
         self.inlined = False
         self.locations: list = []  # nodes whose store holds a copy
-        self.waiters: list[Callable[[ObjectEntry], None]] = []
+        # Happens at the object's next change (settled, failed, owner died); each change replaces it.
+        self.changed = Event()
         self.refs = 0
         self.freed = False
 
@@ -136,7 +142,7 @@ def fresh_error(error: BaseException) -> BaseException:
 
 
 class ObjectTable:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.entries: dict[str, ObjectEntry] = {}
         self.spilled_bytes: dict[str, int] = {}  # node name -> bytes ever spilled (Ray's spill counter)
@@ -167,7 +173,7 @@ class ObjectTable:
         entry.value = None
         self.entries.pop(entry.object_id, None)
         if self.rt.alive:
-            self.rt.emit("object.free", object=entry.object_id[:12], reason=reason)
+            self.rt.emit(Kind.OBJECT_FREE, object=entry.object_id[:12], reason=reason)
         if entry.task is not None:
             self.rt.tasks.release_lineage(entry.task)
 
@@ -179,6 +185,12 @@ class ObjectTable:
         owner.owned.append(oid)
         return ObjectRef(oid, self)
 
+    def put(self, value: Any, owner) -> ObjectRef:
+        """`ray.put`: a new object owned by `owner`, always in its node's store (as Ray does)."""
+        ref = self.create(owner)
+        self.store(self.entries[ref.hex()], value, owner.node, force_plasma=True)
+        return ref
+
     def store(self, entry: ObjectEntry, value: Any, node, force_plasma: bool = False) -> None:
         """Make `value` the object's value: inlined at the owner if small, else in `node`'s store."""
         if entry.freed:
@@ -187,7 +199,7 @@ class ObjectTable:
         entry.value = value
         entry.size = size
         entry.error = None
-        entry.state = "ready"
+        entry.state = ObjectState.READY
         if size < INLINE_LIMIT and not force_plasma:
             entry.inlined = True
             entry.locations = []
@@ -220,7 +232,7 @@ class ObjectTable:
         node.spilled[object_id] = size
         self.spilled_bytes[node.name] = self.spilled_bytes.get(node.name, 0) + size
         fields = {"fallback": True} if fallback else {}
-        self.rt.emit("object.spill", object=object_id[:12], node=node.name, size=size, **fields)
+        self.rt.emit(Kind.OBJECT_SPILL, object=object_id[:12], node=node.name, size=size, **fields)
 
     def spilled(self, entry: ObjectEntry) -> bool:
         """True when the only live copies are on disk (reading it pays the disk)."""
@@ -237,7 +249,12 @@ class ObjectTable:
         bandwidth = float(self.rt.config["object_spilling_read_bytes_per_s"])
         for ref in refs:
             entry = self.entries.get(ref.hex() if isinstance(ref, ObjectRef) else ref)
-            if entry is None or entry.object_id in seen or entry.state != "ready" or not self.spilled(entry):
+            if (
+                entry is None
+                or entry.object_id in seen
+                or entry.state != ObjectState.READY
+                or not self.spilled(entry)
+            ):
                 continue
             seen.add(entry.object_id)
             seconds += entry.size / bandwidth
@@ -246,47 +263,55 @@ class ObjectTable:
             if sum(node.store.values()) + entry.size <= self.capacity(node):
                 node.spilled.pop(entry.object_id, None)
                 node.store[entry.object_id] = entry.size
-                self.rt.emit("object.restore", object=entry.object_id[:12], node=node.name, size=entry.size)
+                self.rt.emit(
+                    Kind.OBJECT_RESTORE, object=entry.object_id[:12], node=node.name, size=entry.size
+                )
         return seconds
 
     def fail(self, entry: ObjectEntry, error: BaseException) -> None:
         if entry.freed:
             return
-        entry.state = "error"
+        entry.state = ObjectState.ERROR
         entry.error = error
         entry.value = None
         self._wake(entry)
 
     def _wake(self, entry: ObjectEntry) -> None:
-        waiters, entry.waiters = entry.waiters, []
-        for cb in waiters:
-            cb(entry)
+        # Waiters that find it still pending wait on the next change, so the event is new first.
+        changed, entry.changed = entry.changed, Event()
+        changed.succeed(entry)
+
+    def settled(self, object_id: str) -> Event:
+        """An event that happens, with `resolve`'s ("value", v) or ("error", e), once the object settles."""
+        done = Event()
+        _Settle(self, object_id, done)()
+        return done
 
     # -- availability ---------------------------------------------------------------------
     def available(self, entry: ObjectEntry) -> bool:
-        if entry.state != "ready" or not entry.owner.alive:
+        if entry.state != ObjectState.READY or not entry.owner.alive:
             return False
         return entry.inlined or any(n.alive for n in entry.locations)
 
     def resolve(self, entry: ObjectEntry) -> tuple[str, Any] | None:
         """("value", v) or ("error", e) if settled now; None if pending (rebuilding if it must).
 
-        A caller that gets None registers in entry.waiters and calls again when woken.
+        A caller that gets None waits on `entry.changed` and calls again when it happens.
         """
         if entry.freed:
             return ("error", exc.ObjectFreedError(entry.object_id))
         if not entry.owner.alive:
             return ("error", exc.OwnerDiedError(entry.object_id, owner_address=entry.owner.worker_id))
-        if entry.state == "error":
+        if entry.state == ObjectState.ERROR and entry.error is not None:
             return ("error", fresh_error(entry.error))
-        if entry.state == "pending":
+        if entry.state == ObjectState.PENDING:
             return None
         if entry.inlined or any(n.alive for n in entry.locations):
             return ("value", entry.value)
         # Every copy is gone but the owner lives: lineage reconstruction, if the task allows it.
         entry.locations = []
         self.rt.tasks.reconstruct(entry)
-        if entry.state == "error":
+        if entry.state == ObjectState.ERROR:
             return ("error", entry.error)
         return None
 
@@ -303,5 +328,27 @@ class ObjectTable:
         """Everything the worker owned is unreachable now; wake whoever waits on it."""
         for oid in worker.owned:
             entry = self.entries.get(oid)
-            if entry is not None and entry.waiters:
+            if entry is not None and entry.changed.callbacks:
                 self._wake(entry)
+
+
+class _Settle:
+    """Re-checks an object at each change until it settles. A callable object rather than a closure
+    that registers itself: that would be a reference cycle keeping the settled value (and any refs
+    inside it) alive until the garbage collector runs, so frees would happen at GC-dependent times."""
+
+    __slots__ = ("table", "object_id", "done")
+
+    def __init__(self, table: ObjectTable, object_id: str, done: Event):
+        self.table, self.object_id, self.done = table, object_id, done
+
+    def __call__(self, _changed: Event | None = None) -> None:
+        entry = self.table.entries.get(self.object_id)
+        if entry is None:
+            self.done.succeed(("error", exc.ObjectFreedError(self.object_id)))
+            return
+        got = self.table.resolve(entry)
+        if got is None:
+            entry.changed.add(self)
+            return
+        self.done.succeed(got)

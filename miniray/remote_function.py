@@ -7,6 +7,7 @@ from typing import Any
 
 from . import context
 from .options import validate
+from .tasks import TaskSpec
 
 
 class RemoteFunction:
@@ -31,13 +32,11 @@ class RemoteFunction:
         return clone
 
     def remote(self, *args, **kwargs):
-        rt = context.runtime("calling a remote function")
+        rt = context.runtime()
         name = self._opts.get("name") or self._function.__name__
         num_returns = self._opts.get("num_returns", 1)
 
         def live():
-            from .tasks import TaskSpec
-
             spec = TaskSpec(rt, name, self._function, args, kwargs, self._opts, rt.caller())
             refs = rt.tasks.submit(spec, num_returns)
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
@@ -69,7 +68,7 @@ class ActorClass:
         return clone
 
     def remote(self, *args, **kwargs) -> ActorHandle:
-        rt = context.runtime("creating an actor")
+        rt = context.runtime()
 
         def live():
             actor = rt.actors.create(self._cls, args, kwargs, self._opts, rt.caller())
@@ -123,7 +122,7 @@ class ActorMethod:
         return ActorMethod(self._handle, self._name, merged)
 
     def remote(self, *args, **kwargs):
-        rt = context.runtime("calling an actor method")
+        rt = context.runtime()
         num_returns = self._opts.get("num_returns", 1)
         actor = self._handle._actor
 

@@ -7,20 +7,22 @@ when an event budget or a time budget is spent, or when nothing left can ever ma
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
+from typing import Any
 
 from .actors import ActorManager
 from .cluster import Node, Worker
-from .execution import LineBudgetExceeded
+from .events import CATALOGUE, Kind
+from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
 from .ids import IdMaker
-from .kernel import Kernel
+from .kernel import Kernel, Timer
 from .log import EventLog
 from .objects import ObjectTable
 from .placement.manager import PlacementManager
 from .scheduler import Scheduler
-from .tasks import TaskManager
+from .states import ActorState
+from .tasks import TaskManager, TaskSpec
 
 DEFAULT_CONFIG = {
     "task_retry_delay_s": 1.0,  # Ray 2.60 spaces consecutive attempts about 1 s apart
@@ -39,6 +41,10 @@ def _noop() -> None:
     pass
 
 
+def _never() -> bool:
+    return False
+
+
 class SimulationError(RuntimeError):
     """The simulation cannot go on: a budget is spent or nothing can make progress."""
 
@@ -52,25 +58,35 @@ class Stalled(SimulationError):
 
 
 class Runtime:
+    """One simulated cluster: the kernel, the log and the managers of Ray's parts, wired together.
+
+    Extensions (the failure detector, attribution, the metrics sampler) plug in through the hooks
+    declared here and never by adding attributes: `dispatch_listeners`, `node_failure_hold`,
+    `scheduler.node_filters`, `log.listeners` and `kernel.observers`.
+    """
+
     def __init__(self, seed: int = 0, system_config: dict | None = None, faults=None):
         self.seed = seed
-        self.config = dict(DEFAULT_CONFIG)
-        self.system_config = dict(system_config or {})
+        self.config: dict = dict(DEFAULT_CONFIG)
+        self.system_config: dict = dict(system_config or {})
         for key in DEFAULT_CONFIG:
             if key in self.system_config:
                 self.config[key] = self.system_config[key]
         self.kernel = Kernel()
         self.ids = IdMaker(seed)
-        self.rng = random.Random(seed)
-        self.log = EventLog()
+        self.log = EventLog(CATALOGUE)
         self.alive = True
         self.nodes: list[Node] = []
-        self.current: list = []  # stack of BodyRuns executing now (empty: the driver)
+        self.current: list[BodyRun] = []  # stack of bodies executing now (empty: the driver)
         self.ordinals: dict[str, int] = {}
         self.pids = 10000
         self.workers: list[Worker] = []  # every worker ever started, dead ones too (state API)
-        self._dispatch_timer = None
-        self.dispatch_listeners: list = []  # called on every scheduling request (liveness probes)
+        self._dispatch_timer: Timer | None = None
+        # Called on every scheduling request (the failure detector re-arms its probes here).
+        self.dispatch_listeners: list[Callable[[], None]] = []
+        # When set (by a failure detector), a task whose node crashed is handed to it instead of
+        # failing at once; it returns True if it took the task and will fail it at its verdict.
+        self.node_failure_hold: Callable[[Node, TaskSpec], bool] | None = None
         self.objects = ObjectTable(self)
         self.tasks = TaskManager(self)
         self.actors = ActorManager(self)
@@ -78,14 +94,13 @@ class Runtime:
         self.placement = PlacementManager(self)  # placement groups (adds no events until one exists)
         self.faults = FaultInjector(self, faults or [])
         self.driver: Worker | None = None
-        self.liveness = None  # the failure detector, when enabled (opt-in: miniray/liveness)
-        if self.system_config.get("liveness") is not None:
-            from .liveness import enable
-
-            enable(self, **self.system_config["liveness"])
+        # Opaque to the core: the detector (miniray.liveness) and sampler (miniray.observe.metrics)
+        # attached to this runtime, so each is found again from the runtime alone.
+        self.liveness: Any = None
+        self.metrics: Any = None
 
     # -- bookkeeping ----------------------------------------------------------------------------
-    def emit(self, kind: str, **fields):
+    def emit(self, kind: Kind, **fields: Any):
         return self.log.emit(self.kernel.now, kind, **fields)
 
     def next_ordinal(self, name: str) -> int:
@@ -101,7 +116,10 @@ class Runtime:
 
     def caller(self) -> Worker:
         """The worker on whose behalf the current code runs: a body's worker, or the driver."""
-        return self.current[-1].worker if self.current else self.driver
+        if self.current:
+            return self.current[-1].worker
+        assert self.driver is not None, "a runtime gets its driver with its head node"
+        return self.driver
 
     # -- nodes and workers -----------------------------------------------------------------------
     def add_node(
@@ -122,7 +140,7 @@ class Runtime:
         node = Node(len(self.nodes), self.ids.new("node"), total, labels or {}, object_store_memory, is_head)
         self.nodes.append(node)
         self.emit(
-            "node.add",
+            Kind.NODE_ADD,
             node=node.name,
             id=node.node_id[:12],
             resources={k: v for k, v in total.items() if k not in ("memory", "object_store_memory")},
@@ -147,7 +165,7 @@ class Runtime:
             return
         worker.alive = False
         node = worker.node
-        self.emit("worker.died", worker=worker.pid, node=node.name, cause=cause)
+        self.emit(Kind.WORKER_DIED, worker=worker.pid, node=node.name, cause=cause)
         if worker.body is not None:
             worker.body.stop()
             worker.body = None
@@ -160,7 +178,11 @@ class Runtime:
             self.actors.process_died(actor, cause if cause in ("node_died", "killed") else "worker_died")
         elif worker.task is not None:
             spec, worker.task = worker.task, None
-            self.tasks.system_failure(spec, "node_died" if cause == "node_died" else "worker_died")
+            hold = self.node_failure_hold
+            if cause == "node_died" and hold is not None and hold(node, spec):
+                pass  # the failure detector fails it when it declares the node dead
+            else:
+                self.tasks.system_failure(spec, "node_died" if cause == "node_died" else "worker_died")
         self.objects.owner_died(worker)
 
     def kill_node(self, node: Node, cause: str = "removed") -> None:
@@ -172,9 +194,14 @@ class Runtime:
                 "put the work you want to lose on worker nodes (Cluster.add_node)."
             )
         node.alive = False
-        self.emit("node.died", node=node.name, id=node.node_id[:12], cause=cause)
+        self.emit(Kind.NODE_DIED, node=node.name, id=node.node_id[:12], cause=cause)
         for worker in list(node.workers):
             self.kill_worker(worker, "node_died")
+        self.node_lost(node)
+
+    def node_lost(self, node: Node) -> None:
+        """What a dead (or presumed dead) node takes with it once its workers are dealt with: the
+        copies in its store and on its disk, and the placement-group bundles it held."""
         self.objects.drop_node(node)
         self.placement.on_node_dead(node)
         self.request_dispatch()
@@ -213,6 +240,10 @@ class Runtime:
         except LineBudgetExceeded as e:
             raise BudgetExceeded(str(e)) from None
 
+    def sleep(self, seconds: float) -> None:
+        """Let `seconds` of virtual time pass in the driver, running whatever happens meanwhile."""
+        self.run_until(_never, max(0.0, float(seconds)), "sleep")
+
     def run_until(self, done: Callable[[], bool], timeout: float | None, what: str) -> bool:
         """Run events until `done()`; False if the timeout (virtual seconds) passes first."""
         deadline = None if timeout is None else self.kernel.now + max(0.0, timeout)
@@ -250,7 +281,7 @@ class Runtime:
             else:
                 lines.append(f"  - {spec.name} waits for {spec.resources} that running work holds.")
         for actor in self.actors.actors.values():
-            if actor.state == "RESTARTING" or actor.state == "PENDING_CREATION":
+            if actor.state in (ActorState.RESTARTING, ActorState.PENDING_CREATION):
                 lines.append(f"  - actor {actor!r} is {actor.state} and cannot be placed.")
         for node in self.nodes:
             for worker in node.workers:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import exceptions as exc
 from .cluster import label_matches
 
+if TYPE_CHECKING:  # types only: the runtime imports this module
+    from .runtime import Runtime
+
 
 class Scheduler:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.spread_next = 0
         # Predicates a node must pass to receive new work (e.g. failure attribution's blacklist).

@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import api, context
+from . import context
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
 from .observe.blob import Blob
 from .observe.metrics import metrics
-from .runtime import BudgetExceeded, SimulationError, Stalled
+from .runtime import BudgetExceeded, Runtime, SimulationError, Stalled
+from .session import SESSION, InitOptions
 
 __all__ = [
     "now",
@@ -38,6 +39,7 @@ __all__ = [
     "log_text",
     "choice_points",
     "run",
+    "last_runtime",
     "Run",
     "Fault",
     "parse_token",
@@ -50,7 +52,7 @@ __all__ = [
 ]
 
 
-def _rt():
+def _rt() -> Runtime:
     return context.require("using miniray.sim")
 
 
@@ -62,21 +64,19 @@ def now() -> float:
 
 def sleep(seconds: float) -> None:
     """Let `seconds` of virtual time pass in the driver, running whatever happens meanwhile."""
-    rt = _rt()
-    target = rt.kernel.now + max(0.0, float(seconds))
-    rt.run_until(lambda: False, target - rt.kernel.now, "sleep")
+    _rt().sleep(seconds)
 
 
 def set_seed(seed: int) -> None:
     """The seed of the next init(): ids and random fault schedules derive from it alone."""
-    api._pending["seed"] = int(seed)
+    SESSION.pending.seed = int(seed)
 
 
 def set_budget(
     max_events: int | None = None, max_virtual_seconds: float | None = None, max_body_lines: int | None = None
 ) -> None:
     """Event, virtual-time and per-attempt line budgets: a run past one stops with BudgetExceeded."""
-    budget = api._pending["budget"]
+    budget = SESSION.pending.budget
     if max_body_lines is not None:
         budget["max_body_lines"] = int(max_body_lines)
     if max_events is not None:
@@ -90,12 +90,12 @@ def set_budget(
 
 def schedule(faults: Iterable[Fault | str]) -> None:
     """Faults for the next init() (or, if a cluster is up, for this one)."""
-    faults = [parse_token(f) if isinstance(f, str) else f for f in faults]
+    parsed = [parse_token(f) if isinstance(f, str) else f for f in faults]
     rt = context.current()
     if rt is None:
-        api._pending["faults"] = faults
+        SESSION.pending.faults = parsed
     else:
-        for fault in faults:
+        for fault in parsed:
             rt.faults.add(fault)
 
 
@@ -174,6 +174,11 @@ class Run:
         return f"seed={self.seed} faults=[{', '.join(f.token() for f in self.faults)}]"
 
 
+def last_runtime() -> Runtime | None:
+    """The runtime the latest run (or init) built, still readable after it shut down."""
+    return SESSION.last
+
+
 def run(
     scenario: Callable[[], Any],
     *,
@@ -181,32 +186,38 @@ def run(
     faults: Iterable[Fault | str] = (),
     max_events: int | None = None,
     max_body_lines: int | None = None,
+    log_text: bool = True,
 ) -> Run:
-    """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule."""
-    if context.current() is not None:
-        api.shutdown()
-    faults = [parse_token(f) if isinstance(f, str) else f for f in faults]
-    saved = dict(api._pending)
-    api._pending.update(seed=seed, faults=faults, budget=dict(saved["budget"]))
+    """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule.
+
+    `log_text=False` leaves `Run.log_text` empty: a search over hundreds of schedules formats the
+    log only for the run it reports (formatting is about a fifth of a small run's cost).
+    """
+    context.deactivate()
+    schedule_ = [parse_token(f) if isinstance(f, str) else f for f in faults]
+    saved = SESSION.pending
+    # The run's options, passed explicitly: whichever runtime the scenario starts (init, a Cluster,
+    # or the first remote call) is built from these, and the caller's pending options come back after.
+    options = InitOptions(seed=seed, faults=schedule_, budget=dict(saved.budget))
     if max_events is not None:
-        api._pending["budget"]["max_events"] = max_events
+        options.budget["max_events"] = max_events
     if max_body_lines is not None:
-        api._pending["budget"]["max_body_lines"] = max_body_lines
-    result = Run(seed=seed, faults=faults)
-    context._state["last"] = None
+        options.budget["max_body_lines"] = max_body_lines
+    result = Run(seed=seed, faults=schedule_)
+    SESSION.pending, SESSION.last = options, None
     try:
         try:
             result.value = scenario()
         except Exception as e:  # the scenario's outcome, recorded rather than raised
             result.error = e
-        rt = context._state["last"]
+        rt = SESSION.last
         if rt is not None:
-            result.log_text = rt.log.text()
+            if log_text:
+                result.log_text = rt.log.text()
             result.virtual_time = rt.kernel.now
             result.events = rt.kernel.steps
             result.points = choice_points(rt)
     finally:
-        api.shutdown()
-        api._pending.clear()
-        api._pending.update(saved)
+        context.deactivate()
+        SESSION.pending = saved
     return result

@@ -8,17 +8,35 @@ failures and reconstructions share, as in Ray).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
-from .objects import ObjectRef
+from . import retry
+from .cluster import Node, Worker
+from .events import Kind
+from .execution import BodyRun
+from .objects import ObjectEntry, ObjectRef
+from .states import TERMINAL, ObjectState, TaskState
+from .waitable import Event, all_of
 
-SYSTEM = "system"
+if TYPE_CHECKING:  # types only: the runtime and the actors import this module
+    from .actors import Actor
+    from .runtime import Runtime
 
 
 class TaskSpec:
     def __init__(
-        self, rt, name: str, fn, args: tuple, kwargs: dict, opts: dict, owner, kind: str = "task", actor=None
+        self,
+        rt: Runtime,
+        name: str,
+        fn: Any,
+        args: tuple,
+        kwargs: dict,
+        opts: dict,
+        owner: Worker,
+        kind: str = "task",
+        actor: Actor | None = None,
     ):
         self.rt = rt
         self.task_id = rt.ids.new("task")
@@ -32,18 +50,20 @@ class TaskSpec:
         self.actor = actor
         self.ordinal = rt.next_ordinal(name)
         self.attempts = 0
-        retries = opts.get("max_task_retries", 0) if kind == "actor_task" else opts.get("max_retries", 3)
+        retries = retry.budget(opts, actor_call=kind == "actor_task")
         self.max_retries = retries
         self.retries_left = retries
-        self.state = "PENDING_ARGS_AVAIL"
-        self.node = None
-        self.worker = None
+        self.state = TaskState.PENDING_ARGS_AVAIL
+        self.node: Node | None = None
+        self.worker: Worker | None = None
         self.returns: list[str] = []
         self.resources = demand(opts)
+        # Its demand before a placement group renamed it to the bundle's resources (placement/manager).
+        self.pg_demand: dict[str, float] | None = None
         self.arg_values: tuple | None = None
         self.kwarg_values: dict | None = None
         self.seq = 0
-        self.pid = None
+        self.pid: int | None = None
         self.args_ready = True
 
     @property
@@ -53,12 +73,10 @@ class TaskSpec:
     def deps(self) -> list[ObjectRef]:
         return [a for a in list(self.args) + list(self.kwargs.values()) if isinstance(a, ObjectRef)]
 
-    def use_retry(self) -> bool:
-        if self.retries_left == 0:
-            return False
-        if self.retries_left > 0:
-            self.retries_left -= 1
-        return True
+    def the_actor(self) -> Actor:
+        """The actor of an actor call or creation (the caller knows the spec is one)."""
+        assert self.actor is not None, f"{self.name} is not an actor task"
+        return self.actor
 
 
 def demand(opts: dict) -> dict[str, float]:
@@ -74,17 +92,8 @@ def demand(opts: dict) -> dict[str, float]:
     return {k: v for k, v in req.items() if v > 0}
 
 
-def should_retry_exception(opts: dict, error: BaseException) -> bool:
-    allowed = opts.get("retry_exceptions", False)
-    if allowed is True:
-        return True
-    if isinstance(allowed, (list, tuple)):
-        return isinstance(error, tuple(allowed))
-    return False
-
-
 class TaskManager:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.queue: dict[tuple, deque] = {}  # placement key -> specs waiting for a node, FIFO
         self.seq = 0
@@ -96,7 +105,7 @@ class TaskManager:
         spec.returns = [r.hex() for r in refs]
         self.all.append(spec)
         self.rt.emit(
-            "task.submit", task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal, owner=spec.owner.pid
+            Kind.TASK_SUBMIT, task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal, owner=spec.owner.pid
         )
         if spec.kind == "actor_task":
             self.rt.actors.accept(spec)
@@ -106,57 +115,38 @@ class TaskManager:
 
     def resolve(self, spec: TaskSpec) -> None:
         """Wait for every ObjectRef argument; then queue for a node (or fail without running)."""
-        spec.state = "PENDING_ARGS_AVAIL"
-        deps = spec.deps()
-        outcomes: dict[str, tuple] = {}
-        pending = [0]
-
-        def settle() -> None:
-            # `check` refers to itself (its wake-up lambda), a cycle only the garbage collector
-            # breaks; emptying `deps` now keeps the refs out of it, so they free on time.
-            refs, deps[:] = list(deps), []
-            for ref in refs:
-                kind, value = outcomes[ref.hex()]
-                if kind == "error":
-                    self.fail_returns(spec, arg_error(spec, value))
-                    if spec.kind == "actor_task":
-                        self.rt.actors.pump(spec.actor)  # let the calls queued behind it run
-                    return
-            values = {ref.hex(): outcomes[ref.hex()][1] for ref in refs}
-            spec.arg_values = tuple(values[a.hex()] if isinstance(a, ObjectRef) else a for a in spec.args)
-            spec.kwarg_values = {
-                k: values[v.hex()] if isinstance(v, ObjectRef) else v for k, v in spec.kwargs.items()
-            }
-            self.enqueue(spec)
-
-        def check(ref: ObjectRef) -> None:
-            entry = self.rt.objects.entries.get(ref.hex())
-            if entry is None:
-                outcomes[ref.hex()] = ("error", exc.ObjectFreedError(ref.hex()))
-            else:
-                got = self.rt.objects.resolve(entry)
-                if got is None:
-                    entry.waiters.append(lambda _e, ref=ref: check(ref))
-                    return
-                outcomes[ref.hex()] = got
-            pending[0] -= 1
-            if pending[0] == 0:
-                settle()
-
+        spec.state = TaskState.PENDING_ARGS_AVAIL
+        # Ids, not refs: what waits here must not be what keeps the arguments alive.
+        deps = [ref.hex() for ref in spec.deps()]
         if not deps:
             spec.arg_values, spec.kwarg_values = spec.args, spec.kwargs
             self.enqueue(spec)
             return
-        pending[0] = len(deps)
-        for ref in list(deps):
-            check(ref)
+        settled = [self.rt.objects.settled(oid) for oid in deps]
+        all_of(settled).add(lambda _all: self._args_settled(spec, deps, settled))
+
+    def _args_settled(self, spec: TaskSpec, deps: list[str], settled: list[Event]) -> None:
+        outcomes = {oid: event.value for oid, event in zip(deps, settled)}
+        for oid in deps:  # the first failed argument, in argument order, fails the task
+            kind, value = outcomes[oid]
+            if kind == "error":
+                self.fail_returns(spec, arg_error(spec, value))
+                if spec.kind == "actor_task":
+                    self.rt.actors.pump(spec.the_actor())  # let the calls queued behind it run
+                return
+        values = {oid: outcome[1] for oid, outcome in outcomes.items()}
+        spec.arg_values = tuple(values[a.hex()] if isinstance(a, ObjectRef) else a for a in spec.args)
+        spec.kwarg_values = {
+            k: values[v.hex()] if isinstance(v, ObjectRef) else v for k, v in spec.kwargs.items()
+        }
+        self.enqueue(spec)
 
     # -- placement ----------------------------------------------------------------------------
     def enqueue(self, spec: TaskSpec) -> None:
         if spec.kind == "actor_task":
             self.rt.actors.arg_ready(spec)
             return
-        spec.state = "PENDING_NODE_ASSIGNMENT"
+        spec.state = TaskState.PENDING_NODE_ASSIGNMENT
         self.seq += 1
         spec.seq = self.seq
         self.queue.setdefault(self.rt.scheduler.placement_key(spec), deque()).append(spec)
@@ -187,38 +177,64 @@ class TaskManager:
             if not placed:
                 return
 
+    def has_queued(self) -> bool:
+        """Is any task waiting for a node?"""
+        return any(self.queue.values())
+
     def waiting_specs(self) -> list[TaskSpec]:
         return sorted((s for q in self.queue.values() for s in q), key=lambda s: s.seq)
 
     # -- attempts -----------------------------------------------------------------------------
-    def start(self, spec: TaskSpec, node) -> None:
+    def start(self, spec: TaskSpec, node: Node) -> None:
         node.acquire(spec.resources)
         worker = self.rt.lease_worker(node)
-        spec.node, spec.worker = node, worker
         worker.task = spec
-        spec.pid = worker.pid
+        self.launch(
+            spec,
+            node,
+            worker,
+            spec.fn,
+            spec.name,
+            on_return=lambda value: self.finished(spec, value),
+            on_raise=lambda e, tb: self.raised(spec, e, tb),
+            timer_label="start",
+        )
+
+    def launch(
+        self,
+        spec: TaskSpec,
+        node: Node,
+        worker: Worker,
+        fn: Callable,
+        label: str,
+        on_return: Callable[[Any], None],
+        on_raise: Callable[[BaseException, str], None],
+        instance: Any = None,
+        timer_label: str = "start",
+    ) -> None:
+        """Start one attempt of a task or actor call on `worker`: the one place an attempt begins."""
+        spec.node, spec.worker, spec.pid = node, worker, worker.pid
         spec.attempts += 1
-        spec.state = "RUNNING"
+        spec.state = TaskState.RUNNING
         fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
         extra = {"fetch_s": fetch} if fetch else {}
         self.rt.emit(
-            "task.start", task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra
+            Kind.TASK_START, task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra
         )
-        from .execution import BodyRun
-
         body = BodyRun(
             self.rt,
             worker,
             spec.key,
-            spec.name,
-            spec.fn,
+            label,
+            fn,
             spec.arg_values or (),
             spec.kwarg_values or {},
-            on_return=lambda value: self.finished(spec, value),
-            on_raise=lambda e, tb: self.raised(spec, e, tb),
+            on_return=on_return,
+            on_raise=on_raise,
+            instance=instance,
         )
         worker.body = body
-        timer = self.rt.kernel.schedule(fetch, body.start, label="start")
+        timer = self.rt.kernel.schedule(fetch, body.start, label=timer_label)
         if fetch:
             body.timers.append(timer)  # a worker that dies while reading never starts the body
 
@@ -229,7 +245,7 @@ class TaskManager:
         if worker is not None and worker.alive:
             worker.body = None
             worker.task = None
-            node.idle.append(worker)
+            worker.node.idle.append(worker)
         spec.worker = None
         self.rt.request_dispatch()
 
@@ -254,8 +270,8 @@ class TaskManager:
                 )
                 self.fail_returns(spec, wrap(spec, err, f"ValueError: {err}\n"))
                 return
-        spec.state = "FINISHED"
-        self.rt.emit("task.finish", task=spec.name, attempt=spec.key, node=node.name)
+        spec.state = TaskState.FINISHED
+        self.rt.emit(Kind.TASK_FINISH, task=spec.name, attempt=spec.key, node=node.name)
         for oid, v in zip(spec.returns, values):
             entry = self.rt.objects.entries.get(oid)
             if entry is not None:
@@ -264,9 +280,11 @@ class TaskManager:
 
     def raised(self, spec: TaskSpec, error: BaseException, tb: str) -> None:
         self._release(spec)
-        retry = should_retry_exception(spec.opts, error) and spec.use_retry()
-        self.rt.emit("task.error", task=spec.name, attempt=spec.key, error=type(error).__name__, retry=retry)
-        if retry:
+        again = retry.after_error(spec, error)
+        self.rt.emit(
+            Kind.TASK_ERROR, task=spec.name, attempt=spec.key, error=type(error).__name__, retry=again
+        )
+        if again:
             self.retry_later(spec)
             return
         self.fail_returns(spec, wrap(spec, error, tb))
@@ -274,12 +292,13 @@ class TaskManager:
     def system_failure(self, spec: TaskSpec, cause: str) -> None:
         """The worker or node died under the attempt: retry within budget, else fail the returns."""
         node = spec.node
-        if node is not None and node.alive:
+        assert node is not None  # it was running there
+        if node.alive:
             node.release(spec.resources)
         spec.worker = None
-        retry = spec.use_retry()
-        self.rt.emit("task.fail", task=spec.name, attempt=spec.key, cause=cause, retry=retry)
-        if retry:
+        again = retry.after_death(spec)
+        self.rt.emit(Kind.TASK_FAIL, task=spec.name, attempt=spec.key, cause=cause, retry=again)
+        if again:
             self.retry_later(spec)
         elif cause == "node_died":
             self.fail_returns(
@@ -291,11 +310,11 @@ class TaskManager:
         self.rt.request_dispatch()
 
     def retry_later(self, spec: TaskSpec) -> None:
-        spec.state = "PENDING_ARGS_AVAIL"
+        spec.state = TaskState.PENDING_ARGS_AVAIL
         self.rt.kernel.schedule(self.rt.config["task_retry_delay_s"], self.resolve, spec, label="retry")
 
     def fail_returns(self, spec: TaskSpec, error: BaseException) -> None:
-        spec.state = "FAILED"
+        spec.state = TaskState.FAILED
         for oid in spec.returns:
             entry = self.rt.objects.entries.get(oid)
             if entry is not None:
@@ -305,15 +324,13 @@ class TaskManager:
     def release_lineage(self, spec: TaskSpec) -> None:
         """Once a finished task's returns are all out of scope nothing can rebuild them, so, as
         Ray does, its lineage lets go of its argument refs and their objects can be freed."""
-        if spec.state not in ("FINISHED", "FAILED") or any(
-            oid in self.rt.objects.entries for oid in spec.returns
-        ):
+        if spec.state not in TERMINAL or any(oid in self.rt.objects.entries for oid in spec.returns):
             return
         # Refs nested in arguments (a list of refs) are held by both the arguments and their values.
         spec.args, spec.kwargs, spec.arg_values, spec.kwarg_values = (), {}, None, None
 
     # -- lineage reconstruction ---------------------------------------------------------------
-    def reconstruct(self, entry) -> None:
+    def reconstruct(self, entry: ObjectEntry) -> None:
         spec = entry.task
         objects = self.rt.objects
         if spec is None:
@@ -321,45 +338,25 @@ class TaskManager:
                 entry, exc.ObjectReconstructionFailedError(entry.object_id, "OBJECT_UNRECONSTRUCTABLE_PUT")
             )
             return
-        if spec.state not in ("FINISHED", "FAILED"):
-            entry.state = "pending"  # its task is already running again
+        if spec.state not in TERMINAL:
+            entry.state = ObjectState.PENDING  # its task is already running again
             return
-        if spec.kind == "actor_task" and not self.rt.actors.can_reexecute(spec):
-            objects.fail(
-                entry,
-                exc.ObjectReconstructionFailedError(
-                    entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"
-                ),
-            )
+        refused = retry.reconstruction_refused(spec)
+        if refused is not None:
+            objects.fail(entry, exc.ObjectReconstructionFailedError(entry.object_id, refused))
             return
-        if spec.max_retries == 0:
-            objects.fail(
-                entry,
-                exc.ObjectReconstructionFailedError(
-                    entry.object_id, "OBJECT_UNRECONSTRUCTABLE_RETRIES_DISABLED"
-                ),
-            )
-            return
-        if not spec.use_retry():
-            objects.fail(
-                entry,
-                exc.ObjectReconstructionFailedError(
-                    entry.object_id, "OBJECT_UNRECONSTRUCTABLE_MAX_ATTEMPTS_EXCEEDED"
-                ),
-            )
-            return
-        self.rt.emit("task.reconstruct", task=spec.name, id=spec.task_id[:12], object=entry.object_id[:12])
+        self.rt.emit(Kind.TASK_RECONSTRUCT, task=spec.name, id=spec.task_id[:12], object=entry.object_id[:12])
         for oid in spec.returns:
             e = objects.entries.get(oid)
             if e is not None and not objects.available(e):
-                e.state = "pending"
+                e.state = ObjectState.PENDING
         if spec.kind == "actor_task":
             self.rt.actors.resubmit(spec)
         else:
             self.resolve(spec)
 
 
-def wrap(spec: TaskSpec, error: BaseException, tb: str) -> BaseException:
+def wrap(spec: TaskSpec, error: BaseException, tb: str) -> exc.RayTaskError:
     actor = spec.actor
     err = exc.RayTaskError(
         spec.name,

@@ -35,7 +35,7 @@ class GradedServices(Services):
         self._calls = 0
         self._holds: dict[str, int] = {}  # attempt -> the journal position where it waits
 
-    def call(self, service, op, key, fn, token=None, record=True):  # type: ignore[no-untyped-def]
+    def call(self, service, op, key, fn, token=None, record=True):
         rt = context.current()
         body = rt.current[-1] if rt is not None and rt.current else None
         if body is not None and self._holds.get(body.key) == body.cursor:

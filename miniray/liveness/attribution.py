@@ -4,6 +4,9 @@ A scheduler that silently re-runs failed attempts elsewhere hides a bad machine:
 succeeds, twice as slowly, every night. Attribution counts failed attempts by the node they ran
 on (read from the event log: `task.start` says where an attempt ran, `task.fail` / `task.error`
 that it failed) and blacklists a node that stands out, so the scheduler stops placing work there.
+Only failures that implicate the node count: a worker or node that died under the attempt, or a
+retryable error. A terminal error (a ValueError on a malformed record) fails identically on
+every node, so it says nothing about the node it happened on.
 
 Classification is by exception class, not by heuristics: a malformed input fails identically on
 every node, so retrying it only multiplies the work. `RETRYABLE` is a tuple ready for Ray's own
@@ -16,6 +19,8 @@ from collections import Counter
 
 from .. import context
 from .. import exceptions as exc
+from ..events import Kind
+from ..log import Record
 
 
 class TransientError(Exception):
@@ -54,6 +59,18 @@ def classify(error: BaseException, retryable: tuple = RETRYABLE) -> str:
     return "retryable" if isinstance(error, retryable) else "terminal"
 
 
+def _class_names(classes: tuple) -> set[str]:
+    """The names of `classes` and of every subclass defined so far (the log records names only)."""
+    names: set[str] = set()
+    todo = list(classes)
+    while todo:
+        cls = todo.pop()
+        if cls.__name__ not in names:
+            names.add(cls.__name__)
+            todo.extend(cls.__subclasses__())
+    return names
+
+
 class Attribution:
     """Counts failed attempts per node from the event log; blacklists a node that stands out.
 
@@ -62,7 +79,14 @@ class Attribution:
     node fails, blacklists nobody). A blacklisted node gets no new work; what runs there finishes.
     """
 
-    def __init__(self, rt=None, min_failures: int = 3, ratio: float = 3.0, blacklist: bool = True):
+    def __init__(
+        self,
+        rt=None,
+        min_failures: int = 3,
+        ratio: float = 3.0,
+        blacklist: bool = True,
+        retryable: tuple = RETRYABLE,
+    ):
         rt = rt or context.current()
         if rt is None:
             raise RuntimeError("miniray is not initialized: call miniray.init() before Attribution().")
@@ -70,10 +94,11 @@ class Attribution:
         self.min_failures = int(min_failures)
         self.ratio = float(ratio)
         self.enabled = blacklist
+        self.retryable = retryable
         self.where: dict[str, str] = {}  # attempt key -> node name
-        self.failures: Counter = Counter()  # node name -> failed attempts
+        self.failures: Counter = Counter()  # node name -> failed attempts that implicate the node
         self.successes: Counter = Counter()
-        self.errors: Counter = Counter()  # (node, error class or cause) -> count
+        self.errors: Counter = Counter()  # (node, error class or cause) -> count, terminal ones too
         self.blacklisted: dict[str, float] = {}  # node name -> virtual time it was blacklisted
         for rec in rt.log.records:
             self._on_record(rec)
@@ -81,17 +106,24 @@ class Attribution:
         if blacklist:
             rt.scheduler.node_filters.append(lambda node: node.name not in self.blacklisted)
 
-    def _on_record(self, rec) -> None:
-        if rec.kind == "task.start":
+    def implicates_node(self, rec: Record) -> bool:
+        """A death under the attempt does; an error only if it is retryable (see the module doc)."""
+        if rec.kind == Kind.TASK_FAIL:
+            return True
+        return rec["error"] in _class_names(self.retryable)
+
+    def _on_record(self, rec: Record) -> None:
+        if rec.kind == Kind.TASK_START:
             self.where[rec["attempt"]] = rec["node"]
-        elif rec.kind in ("task.fail", "task.error"):
+        elif rec.kind in (Kind.TASK_FAIL, Kind.TASK_ERROR):
             node = self.where.get(rec["attempt"])
             if node is None:
                 return
-            self.failures[node] += 1
             self.errors[(node, rec.get("error") or rec.get("cause"))] += 1
-            self._judge(node)
-        elif rec.kind == "task.finish":
+            if self.implicates_node(rec):
+                self.failures[node] += 1
+                self._judge(node)
+        elif rec.kind == Kind.TASK_FINISH:
             node = self.where.get(rec["attempt"])
             if node is not None:
                 self.successes[node] += 1
@@ -106,7 +138,10 @@ class Attribution:
         if self.enabled and node not in self.blacklisted and self.stands_out(node):
             self.blacklisted[node] = self.rt.kernel.now
             self.rt.emit(
-                "liveness.blacklist", node=node, failures=self.failures[node], successes=self.successes[node]
+                Kind.LIVENESS_BLACKLIST,
+                node=node,
+                failures=self.failures[node],
+                successes=self.successes[node],
             )
 
     def report(self) -> list[dict]:

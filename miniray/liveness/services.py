@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import context
+from ..events import Kind
 
 
 class ServiceError(Exception):
@@ -125,7 +126,7 @@ class Services:
     def _log(self, rt, attempt: str, service: str, op: str, key: str, outcome: str, token: str) -> None:
         now = rt.kernel.now
         self.effects.append(Effect(now, attempt, service, op, key, outcome, token))
-        rt.emit("effect", attempt=attempt, service=service, op=op, key=key, outcome=outcome, token=token)
+        rt.emit(Kind.EFFECT, attempt=attempt, service=service, op=op, key=key, outcome=outcome, token=token)
 
     # -- reading the log (driver side, not journaled) ----------------------------------------------
     def of(

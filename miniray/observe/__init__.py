@@ -1,7 +1,6 @@
 """Observability, shaped like Ray's tools: the timeline, the state API's memory view, metrics.
 
     timeline.py     `miniray.timeline()`: the event log as a Chrome trace (Perfetto opens it)
-    fleet_trace.py  the same for the fleet controller model (miniray/liveness/fleet.py)
     metrics.py      golden signals over virtual time: store fill %, spill, backlog, restarts
     memory.py       `ray memory`: every live ref, its owner, size and where it lives
     blob.py         `sim.Blob(nbytes)`: a block the store sizes without the host holding it
@@ -13,8 +12,7 @@ The Ray-shaped entry points are `miniray.timeline` and `miniray.util.state`; the
 from __future__ import annotations
 
 from .blob import Blob
-from .fleet_trace import fleet_timeline
 from .metrics import Metrics, metrics
 from .timeline import timeline
 
-__all__ = ["timeline", "fleet_timeline", "metrics", "Metrics", "Blob"]
+__all__ = ["timeline", "metrics", "Metrics", "Blob"]

@@ -11,13 +11,15 @@ node's disk: reads pay), PENDING (not created yet), ERROR, or LOST (every copy g
 
 from __future__ import annotations
 
+from ..states import TERMINAL, ObjectState, TaskState
+
 MiB = 1024**2
 
 
 def _where(objects, entry) -> tuple[str, str | None]:
-    if entry.state == "pending":
+    if entry.state == ObjectState.PENDING:
         return "PENDING", None
-    if entry.state == "error":
+    if entry.state == ObjectState.ERROR:
         return "ERROR", None
     if entry.inlined:
         return "INLINED", entry.owner.node.name
@@ -30,9 +32,9 @@ def _where(objects, entry) -> tuple[str, str | None]:
 
 def _args_in_use(rt) -> set:
     """Objects that a task not yet finished takes as an argument."""
-    used = set()
+    used: set[str] = set()
     for spec in rt.tasks.all:
-        if spec.state not in ("FINISHED", "FAILED"):
+        if spec.state not in TERMINAL:
             used.update(ref.hex() for ref in spec.deps())
     return used
 
@@ -57,7 +59,7 @@ def rows(rt) -> list[dict]:
                 "reference_type": "USED_BY_PENDING_TASK" if oid in used else "LOCAL_REFERENCE",
                 "ref_count": entry.refs,
                 "call_site": f"{task.name} (task call)" if task is not None else "(put object)",
-                "task_status": task.state if task is not None else "FINISHED",
+                "task_status": task.state if task is not None else TaskState.FINISHED,
                 "type": "DRIVER" if owner.kind == "driver" else "WORKER",
                 "pid": owner.pid,
                 "owner_node": owner.node.name,
@@ -107,7 +109,7 @@ def text(rt) -> str:
         by_node.setdefault(r["owner_node"], []).append(r)
     for node, refs in by_node.items():
 
-        def count(pred) -> str:
+        def count(pred, refs: list = refs) -> str:  # bound now: called only inside this iteration
             hit = [r for r in refs if pred(r)]
             return f"{len(hit)}, ({sum(r['object_size'] for r in hit) / MiB:.1f} MiB)"
 

@@ -19,23 +19,27 @@ A series holds a point only where its value changed; within one instant the last
 
 from __future__ import annotations
 
-TERMINAL = ("FINISHED", "FAILED")
+from .. import context
+from ..events import Kind
+from ..runtime import Runtime
+from ..states import TERMINAL, TaskState
+from ..tasks import TaskSpec
 
 
 class Metrics:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.data: dict[tuple, list] = {}
-        self.live: dict[int, object] = {}  # id(spec) -> spec not in a terminal state
+        self.live: dict[int, TaskSpec] = {}  # id(spec) -> spec not in a terminal state
         self.seen = 0  # how much of rt.tasks.all has been looked at
-        self.by_id: dict[str, object] = {}
+        self.by_id: dict[str, TaskSpec] = {}
         rt.kernel.observers.append(self.sample)  # the clock is about to move: how did this instant end?
         rt.log.listeners.append(self._on_record)
         self.sample()
 
     # -- sampling ------------------------------------------------------------------------------
     def _on_record(self, rec) -> None:
-        if rec.kind == "task.reconstruct":  # a finished task runs again: watch it once more
+        if rec.kind == Kind.TASK_RECONSTRUCT:  # a finished task runs again: watch it once more
             spec = self.by_id.get(str(rec.fields.get("id")))
             if spec is not None:
                 self.live[id(spec)] = spec
@@ -68,7 +72,7 @@ class Metrics:
             state = spec.state
             if state in TERMINAL:
                 del self.live[key]
-            elif state == "RUNNING":
+            elif state == TaskState.RUNNING:
                 running += 1
             else:
                 pending += 1
@@ -91,7 +95,7 @@ class Metrics:
 
     def value(self, name: str, at: float, node: str = "") -> float:
         """The series' value at virtual time `at` (it holds its last value until the next point)."""
-        out = 0
+        out: float = 0  # an int until a point says otherwise: 0, not 0.0, when nothing happened
         for t, v in self.series(name, node):
             if t > at:
                 break
@@ -163,14 +167,12 @@ def pg_attempts(manager, now: float) -> int:
 
 def metrics(rt=None) -> Metrics:
     """The runtime's sampler, started on first call (it records from then on)."""
-    from .. import context
-
     rt = rt or context.current()
     if rt is None:
         raise RuntimeError(
             "miniray is not initialized: call miniray.init() first, then "
             "miniray.sim.metrics() to start sampling."
         )
-    if getattr(rt, "metrics", None) is None:
+    if rt.metrics is None:
         rt.metrics = Metrics(rt)
     return rt.metrics

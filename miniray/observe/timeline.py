@@ -14,7 +14,11 @@ presumed death (a zombie) stays open until it really ends. With a metrics sample
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import context
+from ..events import Kind
+from ..runtime import Runtime
 from .trace import Trace, finish
 
 GCS = 1
@@ -41,13 +45,13 @@ def attempt_number(key: str) -> int:
 
 
 class _Builder:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         self.trace = Trace()
         # Ray's slice args name the task, its function, actor and worker by id: look them up.
         self.specs = {f"{s.name}#{s.ordinal}": s for s in rt.tasks.all}
         self.actors = {repr(a): a for a in rt.actors.actors.values()}
-        self.worker_ids = {w.pid: w.worker_id for w in getattr(rt, "workers", [])}
+        self.worker_ids = {w.pid: w.worker_id for w in rt.workers}
         self.open: dict[str, dict] = {}  # attempt key -> the slice being drawn
         self.where: dict[int, int] = {}  # worker pid -> node pid
         self.last_end: dict[str, tuple] = {}  # "f#1" -> (attempt key, how it ended)
@@ -61,18 +65,18 @@ class _Builder:
         self.node_ids: dict[str, str] = {}  # node id prefix -> node name
 
     # -- tracks ------------------------------------------------------------------------------
-    def gcs(self, tid: int) -> tuple:
+    def gcs(self, tid: int) -> tuple[int, int]:
         self.trace.process(GCS, "cluster (GCS)", 0)
         self.trace.thread(GCS, tid, GCS_THREADS.get(tid, "events"))
         return GCS, tid
 
-    def raylet(self, node: str) -> tuple:
+    def raylet(self, node: str) -> tuple[int, int]:
         pid = node_pid(node)
         self.trace.process(pid, node, pid)
         self.trace.thread(pid, RAYLET, "raylet", 0)
         return pid, RAYLET
 
-    def worker(self, node: str, wpid: int, label: str = "") -> tuple:
+    def worker(self, node: str, wpid: int, label: str = "") -> tuple[int, int]:
         pid = node_pid(node)
         self.where[wpid] = pid
         self.trace.process(pid, node, pid)
@@ -105,9 +109,9 @@ class _Builder:
     # -- the records -----------------------------------------------------------------------------
     def feed(self, rec) -> None:
         kind, t, f = rec.kind, rec.time, rec.fields
-        handler = getattr(self, "on_" + kind.replace(".", "_"), None)
+        handler = HANDLERS.get(kind)
         if handler is not None:
-            handler(t, f)
+            handler(self, t, f)
         elif kind.startswith("liveness."):
             self.on_liveness(kind, t, f)
         elif kind.startswith("pg."):
@@ -310,6 +314,35 @@ class _Builder:
             self.trace.slice(state, "placement_group", since, t, GCS, self.pg_tid[label], {"pg": label})
 
 
+# Which record kinds get a drawing of their own (miniray/events.py lists them all); the rest are
+# instants on the cluster track: liveness.* on its own thread, pg.* on the groups', others apart.
+HANDLERS: dict[str, Callable[[_Builder, float, dict], None]] = {
+    Kind.NODE_ADD: _Builder.on_node_add,
+    Kind.NODE_DIED: _Builder.on_node_died,
+    Kind.NODE_RESUMED: _Builder.on_node_resumed,
+    Kind.FAULT: _Builder.on_fault,
+    Kind.CLUSTER_REMOVE_NODE: _Builder.on_cluster_remove_node,
+    Kind.TASK_SUBMIT: _Builder.on_task_submit,
+    Kind.TASK_START: _Builder.on_task_start,
+    Kind.TASK_FINISH: _Builder.on_task_finish,
+    Kind.TASK_ERROR: _Builder.on_task_error,
+    Kind.TASK_FAIL: _Builder.on_task_fail,
+    Kind.TASK_RECONSTRUCT: _Builder.on_task_reconstruct,
+    Kind.WORKER_EXIT: _Builder.on_worker_exit,
+    Kind.WORKER_DIED: _Builder.on_worker_died,
+    Kind.ACTOR_CREATE: _Builder.on_actor_create,
+    Kind.ACTOR_START: _Builder.on_actor_start,
+    Kind.ACTOR_STATE: _Builder.on_actor_state,
+    Kind.ACTOR_KILL: _Builder.on_actor_kill,
+    Kind.OBJECT_FREE: _Builder.on_object_free,
+    Kind.OBJECT_SPILL: _Builder.on_object_spill,
+    Kind.OBJECT_RESTORE: _Builder.on_object_restore,
+    Kind.PG_STATE: _Builder.on_pg_state,
+    Kind.PG_CREATE: _Builder.on_pg_create,
+    Kind.EFFECT: _Builder.on_effect,
+}
+
+
 def _color(args: dict) -> str | None:
     """chrome://tracing colours (Perfetto picks its own): failures red, zombies and rebuilds apart."""
     outcome = str(args.get("outcome", ""))
@@ -333,7 +366,7 @@ def build(rt) -> list[dict]:
         b.feed(rec)
     end = max([rt.kernel.now] + [r.time for r in rt.log.records[-1:]])
     b.close(end)
-    sampler = getattr(rt, "metrics", None)
+    sampler = rt.metrics
     if sampler is not None:
         sampler.to_counters(b.trace, node_pid, GCS)
     return b.trace.to_list()
@@ -341,7 +374,7 @@ def build(rt) -> list[dict]:
 
 def timeline(filename: str | None = None):
     """Like `ray.timeline`: the trace events, or None after writing them to `filename` as JSON."""
-    rt = context.current() or context._state.get("last")
+    rt = context.last()
     if rt is None:
         raise RuntimeError(
             "No miniray run to export: call miniray.timeline() while a cluster is up "

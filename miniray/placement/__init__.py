@@ -12,25 +12,19 @@ The Ray-shaped API is `miniray.util.placement_group`; `diagnose()` here is simul
 
 from __future__ import annotations
 
-from .. import context
+from . import diagnosis
 from .diagnosis import Diagnosis, RescheduleContext
 from .manager import PlacementManager
 from .policies import POLICIES
 
 
-def manager(rt) -> PlacementManager:
-    """The runtime's placement manager, created on first use (runtimes without groups pay nothing)."""
-    if rt.placement is None:
-        rt.placement = PlacementManager(rt)
-    return rt.placement
-
-
 def diagnose() -> Diagnosis:
     """Why the current cluster's placement groups are stuck: cycles, starvation, hot loops."""
-    from .diagnosis import diagnose as _diagnose
+    # Imported here, not above: context stands a floor higher (it imports the runtime, which
+    # imports this package), and this convenience is the package's only use of the active runtime.
+    from ..context import runtime
 
-    rt = context.runtime("miniray.placement.diagnose")
-    return _diagnose(manager(rt))
+    return diagnosis.diagnose(runtime().placement)
 
 
-__all__ = ["manager", "diagnose", "Diagnosis", "RescheduleContext", "PlacementManager", "POLICIES"]
+__all__ = ["Diagnosis", "RescheduleContext", "PlacementManager", "POLICIES"]

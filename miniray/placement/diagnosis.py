@@ -15,6 +15,7 @@ An edge W -> H means: a bundle of W can only go on nodes where H's reservations 
 from __future__ import annotations
 
 from ..cluster import label_matches
+from ..events import Kind
 
 
 class Diagnosis:
@@ -101,7 +102,7 @@ def find_cycles(edges, groups: list) -> list[list]:
             elif nxt not in path and rank[nxt] > rank[start]:
                 walk(start, nxt, path + [nxt])
 
-    for start in sorted(rank, key=rank.get):
+    for start in sorted(rank, key=lambda n: rank[n]):
         walk(start, start, [start])
     return cycles
 
@@ -170,7 +171,7 @@ class RescheduleContext:
         released = [b.index for b in victim.placed()]
         for bundle in victim.placed():
             bundle.unreserve(victim.pg_id)
-        m.rt.emit("pg.victim", pg=victim.label, released=released)
+        m.rt.emit(Kind.PG_VICTIM, pg=victim.label, released=released)
         if victim.state == "CREATED":
             m._set_state(victim, "RESCHEDULING")
             victim.recovering_since = m.rt.kernel.now

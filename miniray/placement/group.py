@@ -8,6 +8,8 @@ so plain tasks can never use reserved capacity and the group's tasks can never u
 
 from __future__ import annotations
 
+from ..cluster import Node
+
 STATES = ("PENDING", "CREATED", "RESCHEDULING", "REMOVED")
 STRATEGIES = ("PACK", "SPREAD", "STRICT_PACK", "STRICT_SPREAD")
 # Ray's PlacementGroupStats.scheduling_state values.
@@ -43,7 +45,7 @@ class Bundle:
         self.index = index
         self.resources = {k: float(v) for k, v in resources.items() if v > 0}
         self.selector = dict(selector or {})
-        self.node = None  # the cluster.Node holding the reservation, or None while unplaced
+        self.node: Node | None = None  # the cluster.Node holding the reservation, or None while unplaced
 
     def reserve(self, node, pg_id: str) -> None:
         """Move the bundle's resources from the node's pool into the group's named resources."""

@@ -12,17 +12,26 @@ or read) first settles the segment at that instant. Counts stay exact; events st
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import exceptions as exc
+from ..events import Kind
+from ..kernel import Timer
+from ..states import ActorState, TaskState
 from . import fastforward, fit, policies
+from .diagnosis import RescheduleContext, diagnose
 from .fastforward import Segment
 from .group import Bundle, Group, formatted
 from .queue import PendingQueue
+
+if TYPE_CHECKING:  # types only: the runtime imports this module
+    from ..runtime import Runtime
 
 ATTEMPT_COST_S = 4.5e-6
 
 
 class PlacementManager:
-    def __init__(self, rt):
+    def __init__(self, rt: Runtime):
         self.rt = rt
         cfg = rt.system_config
         self.policy = policies.resolve(cfg.get("placement_group_queue_policy"))
@@ -41,12 +50,13 @@ class PlacementManager:
         self.in_flight = None  # the queue Entry being scheduled now
         self.seg: Segment | None = None
         self.dormant = False  # True: only backed-off groups are left and no event would wake them
-        self._pass_timer = None
-        self._tick_timer = None
+        self._pass_timer: Timer | None = None
+        self._tick_timer: Timer | None = None
         self._nodes_seen = len(rt.nodes)
         # Back-to-back attempts are timed as anchor + n * cost, never by adding cost n times:
         # the batched and the event-by-event paths then compute bit-identical times.
-        self._anchor, self._n, self._last_finish = 0.0, -1, None
+        self._anchor, self._n = 0.0, -1
+        self._last_finish: float | None = None
 
     # -- the driver's calls --------------------------------------------------------------------
     def create(self, pg_id: str, bundles: list, strategy: str, name: str, selectors: list) -> Group:
@@ -59,7 +69,7 @@ class PlacementManager:
             self.rt.kernel.now,
         )
         self.groups[pg_id] = group
-        self.rt.emit("pg.create", pg=group.label, strategy=strategy, bundles=len(bundles))
+        self.rt.emit(Kind.PG_CREATE, pg=group.label, strategy=strategy, bundles=len(bundles))
         self._enqueue(group)
         self._kick()
         return group
@@ -96,12 +106,12 @@ class PlacementManager:
             return pg is not None and pg.id == group.pg_id
 
         for actor in list(self.rt.actors.actors.values()):
-            if actor.state != "DEAD" and inside(actor.opts):
+            if actor.state != ActorState.DEAD and inside(actor.opts):
                 self.rt.actors.kill(actor, no_restart=True)
         for spec in list(self.rt.tasks.all):
             if (
                 spec.kind == "task"
-                and spec.state == "RUNNING"
+                and spec.state == TaskState.RUNNING
                 and spec.worker is not None
                 and inside(spec.opts)
             ):
@@ -135,7 +145,9 @@ class PlacementManager:
                 continue
             for bundle in lost:
                 bundle.node = None  # the reservation died with the node
-            self.rt.emit("pg.bundles_lost", pg=group.label, node=node.name, bundles=[b.index for b in lost])
+            self.rt.emit(
+                Kind.PG_BUNDLES_LOST, pg=group.label, node=node.name, bundles=[b.index for b in lost]
+            )
             if group.state == "CREATED":
                 self._set_state(group, "RESCHEDULING")
                 group.scheduling_state = "QUEUED"
@@ -203,7 +215,7 @@ class PlacementManager:
     def begin_hot_loop(self, now: float) -> None:
         self._next_slot(now)
         self.seg = Segment(self._anchor, self._n, [e.group for e in self.queue.rank_zero()])
-        self.rt.emit("pg.hot_loop", groups=[g.label for g in self.seg.groups])
+        self.rt.emit(Kind.PG_HOT_LOOP, groups=[g.label for g in self.seg.groups])
 
     def _next_slot(self, now: float) -> None:
         """Number the attempt starting now: the next in a back-to-back run, or a new run."""
@@ -218,8 +230,8 @@ class PlacementManager:
         entry.group.attempt_started = now
         self.total_attempts += 1
         self._next_slot(now)
-        self._last_finish = self._anchor + (self._n + 1) * self.cost
-        return self._last_finish
+        finish = self._last_finish = self._anchor + (self._n + 1) * self.cost
+        return finish
 
     def run_in_flight(self, entry, finish: float) -> None:
         self.in_flight = entry
@@ -273,8 +285,6 @@ class PlacementManager:
             self.queue.add(group, now, backoff=entry.backoff)
         if recovering and self.rescheduler is not None and group.consulted != self.version:
             group.consulted = self.version  # nothing it can see changes until the version does
-            from .diagnosis import RescheduleContext
-
             self.rescheduler(RescheduleContext(self, group))
 
     def _commit(self, group: Group, plan: dict) -> None:
@@ -320,11 +330,11 @@ class PlacementManager:
         group = self.groups.get(strategy.placement_group.id)
         if group is None or group.state == "REMOVED":
             return None
-        base = getattr(spec, "pg_demand", None)
+        base = spec.pg_demand
         if base is None:
             base = spec.pg_demand = dict(spec.resources)
         actor = spec.actor if spec.kind == "actor_creation" else None
-        if actor is not None and getattr(actor, "pg_held", None) is None:
+        if actor is not None and actor.pg_held is None:
             actor.pg_held = dict(actor.held)
         index = strategy.placement_group_bundle_index
         bundles = [group.bundles[index]] if index >= 0 else group.bundles
@@ -353,11 +363,9 @@ class PlacementManager:
         """Lines for the runtime's "nothing can make progress" message."""
         if not self.groups:
             return []
-        from .diagnosis import diagnose
-
         return diagnose(self).lines()
 
     def _set_state(self, group: Group, state: str) -> None:
         if group.state != state:
-            self.rt.emit("pg.state", pg=group.label, old=group.state, new=state)
+            self.rt.emit(Kind.PG_STATE, pg=group.label, old=group.state, new=state)
             group.state = state

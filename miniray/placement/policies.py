@@ -20,22 +20,34 @@ attempt, exactly but slowly (about 220,000 events per virtual second).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, Protocol
 
 
+class Policy(Protocol):
+    """policy(pg, now) -> "front" | "backoff". `stationary`: its answer for a group depends on
+    nothing that changes while a hot loop runs, so the loop may be computed arithmetically."""
+
+    stationary: bool
+
+    def __call__(self, pg: Any, now: float) -> str: ...
+
+
+def _stationary(fn: Callable[[Any, float], str]) -> Policy:
+    fn.stationary = True  # type: ignore[attr-defined]
+    return fn  # type: ignore[return-value]
+
+
+@_stationary
 def ray_2_60(pg, now: float) -> str:
     """Ray 2.60: a failed RESCHEDULING group goes straight back to rank 0 (the hot loop)."""
     return "front" if pg.state == "RESCHEDULING" else "backoff"
 
 
-ray_2_60.stationary = True
-
-
+@_stationary
 def backoff(pg, now: float) -> str:
     """Ray PR #65970: every failed attempt backs off; fresh recovery still starts at rank 0."""
     return "backoff"
 
-
-backoff.stationary = True
 
 POLICIES: dict[str, Callable] = {"ray-2.60": ray_2_60, "backoff": backoff}
 DEFAULT = "ray-2.60"

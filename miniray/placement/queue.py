@@ -53,7 +53,7 @@ class Entry:
 
 
 class PendingQueue:
-    def __init__(self):
+    def __init__(self) -> None:
         self.entries: list[Entry] = []  # sorted by (rank, seq)
         self._seq = itertools.count()
 

@@ -4,7 +4,17 @@ from .placement_group import (
     get_current_placement_group,
     get_placement_group,
     placement_group,
-    placement_group_table,  # noqa: F401
+    placement_group_table,
     remove_placement_group,
 )
-from .scheduling_strategies import NodeAffinitySchedulingStrategy, PlacementGroupSchedulingStrategy  # noqa: F401
+from .scheduling_strategies import NodeAffinitySchedulingStrategy, PlacementGroupSchedulingStrategy
+
+__all__ = [
+    "get_current_placement_group",
+    "get_placement_group",
+    "placement_group",
+    "placement_group_table",
+    "remove_placement_group",
+    "NodeAffinitySchedulingStrategy",
+    "PlacementGroupSchedulingStrategy",
+]

@@ -11,7 +11,6 @@ The scheduling itself (queue, policies, recovery after node loss) lives in `mini
 from __future__ import annotations
 
 from .. import api, context
-from ..placement import manager as _manager
 from ..placement.group import STRATEGIES
 
 
@@ -42,9 +41,9 @@ class PlacementGroup:
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def _group(self, what: str):
-        rt = context.runtime(what)
-        group = _manager(rt).groups.get(self.id)
+    def _group(self):
+        rt = context.runtime()
+        group = rt.placement.groups.get(self.id)
         if group is None:
             raise ValueError(
                 f"Placement group {self.id} is not in this cluster; it was created by "
@@ -54,12 +53,12 @@ class PlacementGroup:
 
     def ready(self):
         """An ObjectRef that resolves (to this handle) once the group is CREATED."""
-        rt, group = self._group("PlacementGroup.ready")
+        rt, group = self._group()
 
         def live():
             owner = rt.caller()
             ref = rt.objects.create(owner)
-            _manager(rt).ready_entry(group, rt.objects.entries[ref.hex()], self)
+            rt.placement.ready_entry(group, rt.objects.entries[ref.hex()], self)
             return ref
 
         return context.interact(rt, live)
@@ -107,8 +106,8 @@ def placement_group(
             f"bundle_label_selector has {len(selectors)} entries for {len(bundles)} "
             "bundles; give one selector dict per bundle (use {} for no constraint)."
         )
-    rt = context.runtime("placement_group")
-    mgr = _manager(rt)
+    rt = context.runtime()
+    mgr = rt.placement
 
     def live():  # journaled inside a task body: a replay must not see its own group as a clash
         if name and any(g.name == name and g.state != "REMOVED" for g in mgr.groups.values()):
@@ -129,13 +128,13 @@ def remove_placement_group(placement_group: PlacementGroup) -> None:
         raise TypeError(
             f"remove_placement_group() takes a PlacementGroup, got {type(placement_group).__name__}."
         )
-    rt, group = placement_group._group("remove_placement_group")
-    context.interact(rt, lambda: _manager(rt).remove(group))
+    rt, group = placement_group._group()
+    context.interact(rt, lambda: rt.placement.remove(group))
 
 
 def get_placement_group(placement_group_name: str) -> PlacementGroup:
-    rt = context.runtime("get_placement_group")
-    for g in _manager(rt).groups.values():
+    rt = context.runtime()
+    for g in rt.placement.groups.values():
         if g.name == placement_group_name and g.state != "REMOVED":
             return PlacementGroup(g.pg_id, [b.resources for b in g.bundles])
     raise ValueError(f"Failed to look up placement group with name: {placement_group_name}")
@@ -143,19 +142,19 @@ def get_placement_group(placement_group_name: str) -> PlacementGroup:
 
 def get_current_placement_group() -> PlacementGroup | None:
     """The group the calling task or actor was scheduled into, or None (always None in the driver)."""
-    rt = context.runtime("get_current_placement_group")
+    rt = context.runtime()
     if not rt.current:
         return None
     worker = rt.caller()
-    opts = worker.actor.opts if worker.actor is not None else (worker.task.opts if worker.task else {})
+    opts: dict = worker.actor.opts if worker.actor is not None else (worker.task.opts if worker.task else {})
     pg = getattr(opts.get("scheduling_strategy"), "placement_group", None)
     return pg if isinstance(pg, PlacementGroup) else None
 
 
 def placement_group_table(placement_group: PlacementGroup | None = None) -> dict:
     """Every group's state and stats keyed by id, or one group's entry."""
-    rt = context.runtime("placement_group_table")
-    table = context.interact(rt, lambda: _manager(rt).table())
+    rt = context.runtime()
+    table = context.interact(rt, lambda: rt.placement.table())
     if placement_group is None:
         return table
     return table.get(placement_group.id, {})

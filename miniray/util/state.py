@@ -7,6 +7,9 @@ the run (placement groups settle their batched attempts first, as any read of th
 from __future__ import annotations
 
 from .. import context
+from ..events import Kind
+from ..observe import memory as mem
+from ..states import NodeState
 
 
 class _Row(dict):
@@ -70,14 +73,10 @@ def list_tasks(filters=None, limit: int = 10_000, detail: bool = False) -> list:
 
 def list_objects(filters=None, limit: int = 10_000, detail: bool = False) -> list:
     """Every live object: size, owner, reference type, and where it lives (see `memory`)."""
-    from ..observe import memory as mem
-
     return _filter([_Row(r) for r in mem.rows(_rt())], filters)[:limit]
 
 
 def list_nodes(filters=None, limit: int = 10_000, detail: bool = False) -> list:
-    from ..observe import memory as mem
-
     rt = _rt()
     stats = {s["node"]: s for s in mem.store_stats(rt)}
     rows = []
@@ -88,7 +87,7 @@ def list_nodes(filters=None, limit: int = 10_000, detail: bool = False) -> list:
                 node_id=node.node_id,
                 node_name=node.name,
                 node_ip=node.address,
-                state="ALIVE" if node.alive else "DEAD",
+                state=NodeState.ALIVE if node.alive else NodeState.DEAD,
                 is_head_node=node.is_head,
                 resources_total={k: v for k, v in node.total.items()},
                 labels=dict(node.labels),
@@ -103,7 +102,7 @@ def list_nodes(filters=None, limit: int = 10_000, detail: bool = False) -> list:
 
 def list_workers(filters=None, limit: int = 10_000, detail: bool = False) -> list:
     rt = _rt()
-    causes = {r["worker"]: r["cause"] for r in rt.log.of_kind("worker.died")}
+    causes = {r["worker"]: r["cause"] for r in rt.log.of_kind(Kind.WORKER_DIED)}
     rows = []
     for w in rt.workers:
         rows.append(
@@ -115,7 +114,7 @@ def list_workers(filters=None, limit: int = 10_000, detail: bool = False) -> lis
                 pid=w.pid,
                 node_id=w.node.node_id,
                 node_name=w.node.name,
-                exit_type=None if w.alive else _EXIT.get(causes.get(w.pid), "SYSTEM_ERROR"),
+                exit_type=None if w.alive else _EXIT.get(causes.get(w.pid, ""), "SYSTEM_ERROR"),
                 exit_detail=None if w.alive else causes.get(w.pid),
                 actor_id=w.actor.actor_id if w.actor is not None else None,
             )
@@ -198,8 +197,6 @@ class MemorySummary(list):
 
 def memory() -> MemorySummary:
     """Every live ref with its owner, size, where it lives (IN_MEMORY, SPILLED, INLINED, ...)."""
-    from ..observe import memory as mem
-
     rt = _rt()
     return MemorySummary(
         [_Row(r) for r in mem.rows(rt)], [_Row(s) for s in mem.store_stats(rt)], mem.text(rt)

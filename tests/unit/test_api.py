@@ -116,7 +116,7 @@ def test_actor_misuse(ray):
     with pytest.raises(TypeError, match=r"m\.remote\(\)"):
         a.m()
     with pytest.raises(AttributeError, match="no method named 'nope'"):
-        a.nope
+        _ = a.nope
 
 
 def test_init_twice(ray):
@@ -137,3 +137,27 @@ def test_worker_prints_are_prefixed(ray, capsys):
     out = capsys.readouterr().out
     assert out.count("hi from a worker") == 2 and out.count("and again") == 2
     assert "(hello pid=" in out
+
+
+def test_cluster_addresses_are_never_reused_after_a_shutdown():
+    import miniray
+    from miniray.cluster_utils import Cluster
+
+    first = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    second = Cluster(initialize_head=True, head_node_args={"num_cpus": 2})
+    first.shutdown()
+    third = Cluster(initialize_head=True, head_node_args={"num_cpus": 3})
+    try:
+        assert len({first.address, second.address, third.address}) == 3
+        miniray.init(address=second.address)
+        assert miniray.cluster_resources()["CPU"] == 2.0
+        miniray.shutdown()
+        miniray.init(address=third.address)
+        assert miniray.cluster_resources()["CPU"] == 3.0
+        miniray.shutdown()
+        with pytest.raises(ConnectionError, match="No miniray cluster at address"):
+            miniray.init(address=first.address)
+    finally:
+        miniray.shutdown()
+        second.shutdown()
+        third.shutdown()

@@ -5,6 +5,7 @@ import pytest
 from miniray import exceptions as E
 from miniray import sim
 from miniray.liveness.attribution import RETRYABLE, Attribution, TransientError, classify
+from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 
 def test_classify_by_exception_class():
@@ -89,3 +90,45 @@ def test_cluster_wide_failures_blacklist_nobody(ray_cluster):
             ray.get(ref)
     assert sum(attribution.failures.values()) == 18
     assert attribution.blacklisted == {}
+
+
+def test_bad_input_does_not_blacklist_the_node_that_ran_it(ray_cluster):
+    ray, cluster, _ = ray_cluster
+    nodes = [cluster.add_node(num_cpus=1) for _ in range(3)]
+    attribution = Attribution(min_failures=3, ratio=3.0)
+
+    @ray.remote(num_cpus=1, scheduling_strategy=NodeAffinitySchedulingStrategy(nodes[0].node_id, soft=False))
+    def parse(record):
+        if record.startswith("bad"):
+            raise ValueError(f"malformed record {record!r}")
+        return record
+
+    for i in range(3):  # three malformed records, all on the same node: the input's fault
+        with pytest.raises(ValueError):
+            ray.get(parse.remote(f"bad-{i}"))
+    assert ray.get(parse.remote("good")) == "good"
+    assert attribution.failures[nodes[0].name] == 0
+    assert attribution.errors[(nodes[0].name, "ValueError")] == 3
+    assert attribution.blacklisted == {}
+    assert not [r for r in sim.event_log() if r.kind == "liveness.blacklist"]
+
+
+def test_a_subclass_of_a_retryable_error_implicates_the_node(ray_cluster):
+    ray, cluster, _ = ray_cluster
+    nodes = [cluster.add_node(num_cpus=1) for _ in range(3)]
+    attribution = Attribution(min_failures=3, ratio=3.0)
+
+    class FlakyDisk(TransientError):
+        pass
+
+    @ray.remote(
+        max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(nodes[1].node_id, soft=False)
+    )
+    def read():
+        raise FlakyDisk("bad sector")
+
+    for _ in range(3):
+        with pytest.raises(FlakyDisk):
+            ray.get(read.remote())
+    assert attribution.failures[nodes[1].name] == 3
+    assert set(attribution.blacklisted) == {nodes[1].name}

@@ -226,3 +226,47 @@ def _zombie_run():
 
 def test_detector_runs_replay_byte_for_byte():
     assert _zombie_run() == _zombie_run()
+
+
+def test_crashed_nodes_task_is_rerun_at_the_verdict_not_at_the_crash(live_cluster):
+    n1 = live_cluster.add_node(num_cpus=1)
+    live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote
+    def work():
+        time.sleep(20)
+        return "ok"
+
+    ref = work.remote()
+    sim.kill_node(n1, at=7)
+    assert miniray.get(ref) == "ok"
+    dead = records("liveness.dead", node=n1.name)[0]
+    failed = records("task.fail")
+    assert dead.time == 10  # the first probe after the crash
+    assert [(r.time, r["cause"], r["retry"]) for r in failed] == [(10, "node_died", True)]
+    # The retry follows the verdict by the usual retry delay (1 s), then runs its 20 s.
+    assert [r.time for r in records("task.start")] == [0, 11]
+    assert sim.now() == 31
+
+
+def test_state_and_history_accept_any_way_of_naming_a_node(live_cluster):
+    n1 = live_cluster.add_node(num_cpus=1)
+    live_cluster.add_node(num_cpus=1)
+
+    @miniray.remote
+    def work():
+        time.sleep(30)
+
+    ref = work.remote()
+    sim.hang_node(n1, at=2)
+    miniray.get(ref)
+    detector = liveness.detector_of()
+    entry = next(n for n in miniray.nodes() if n["NodeID"] == n1.node_id)
+    for form in (n1, entry, n1.node_id, n1.name):
+        assert detector.state(form) == liveness.DEAD == "DEAD"
+    changes = [(t.time, t.state, t.cause) for t in detector.history(entry)]
+    assert changes == [(5, liveness.SUSPECT, "probe timeout"), (15, liveness.DEAD, "unresponsive")]
+    assert all(t.node == n1.name for t in detector.history(n1))
+    assert detector.history() == sorted(detector.history(), key=lambda t: t.time)
+    with pytest.raises(ValueError, match="not a node of this cluster"):
+        detector.state("node:99")

@@ -3,8 +3,8 @@ the promotion bug and its fix, and the "what waits for what" table."""
 
 import pytest
 
-from miniray.liveness import fleet_scenarios as fs
-from miniray.liveness.fleet import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
+from faultlines.fleet import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
+from faultlines.fleet import scenarios as fs
 
 
 @pytest.mark.parametrize("crash_at", [10.0, 10.5, 12.0, 14.9])
@@ -154,3 +154,14 @@ def test_a_suspect_shard_still_serves_and_times_out():
     timeouts = [t for t, i, o, _ in fleet.rollouts if o == "timeout"]
     assert timeouts and all(i == 2 for _, i, o, _ in fleet.rollouts if o == "timeout")
     assert 124 <= min(timeouts) and max(timeouts) < 135  # until the verdict at 135 s
+
+
+def test_weight_version_metric_follows_every_refit_a_healthy_shard_took():
+    # Shards that stay HEALTHY through a refit are never promoted; the metric must still move.
+    fleet = fs.scenario_a()
+    done = fleet.log.of_kind("refit.done")
+    assert done, "scenario A runs refits"
+    last = done[-1]
+    for shard in last["written"]:
+        assert fleet.shards[shard].weights == last["version"]
+        assert fleet.reported[shard] == last["version"]

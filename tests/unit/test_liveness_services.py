@@ -200,3 +200,20 @@ def test_lease_renewal_keeps_the_token(ray):
     sim.sleep(5)
     again = svc.leases.acquire("lock", ttl_s=10)
     assert (first.value, again.value, again.expires) == (1, 1, 15)
+
+
+def test_service_errors_and_states_are_exported():
+    from miniray import liveness
+    from miniray.liveness import services
+
+    for name in (
+        "ServiceError",
+        "DuplicateKeyError",
+        "StaleTokenError",
+        "LeaseHeldError",
+        "DestinationExistsError",
+    ):
+        assert getattr(liveness, name) is getattr(services, name)
+        assert issubclass(getattr(liveness, name), liveness.ServiceError)
+        assert name in liveness.__all__
+    assert [s.value for s in liveness.NodeHealthState] == ["ALIVE", "SUSPECT", "DEAD"]

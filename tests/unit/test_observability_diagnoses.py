@@ -1,7 +1,7 @@
 """The seed's three dashboard diagnoses, read off miniray's tools: the spill cliff (see
 test_observability_spill.py), a straggler in the timeline, and a leaked ref in `ray memory`."""
 
-from miniray.observe import diagnoses
+from faultlines import diagnoses
 
 GB = 10**9
 

@@ -9,9 +9,9 @@ import time
 import pytest
 
 import miniray
+from faultlines import diagnoses
 from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.observe import diagnoses
 from miniray.util import state
 
 GB = 10**9

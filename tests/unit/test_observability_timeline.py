@@ -7,10 +7,10 @@ import time
 import pytest
 
 import miniray
+from faultlines.fleet import fleet_timeline
+from faultlines.fleet import scenarios as fleet_scenarios
 from miniray import liveness, sim
 from miniray.cluster_utils import Cluster
-from miniray.liveness import fleet_scenarios
-from miniray.observe import fleet_timeline
 from miniray.util import state
 from miniray.util.placement_group import placement_group
 

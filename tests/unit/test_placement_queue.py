@@ -100,7 +100,7 @@ def test_policy_is_chosen_by_name_or_callable_and_bad_names_fail_at_init():
     miniray.shutdown()
     miniray.init(num_cpus=1, _system_config={"placement_group_queue_policy": "backoff"})
     try:
-        assert placement.manager(miniray.api.context.current()).policy is policies.backoff
+        assert miniray.context.current().placement.policy is policies.backoff
     finally:
         miniray.shutdown()
 

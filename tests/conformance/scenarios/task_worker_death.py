@@ -23,7 +23,7 @@ def run(ray, cluster_utils, workdir):
 
             @ray.remote
             def crash_worker():
-                log.bump()
+                log.bump()  # noqa: B023 (runs within this iteration, before log is rebound)
                 os._exit(1)
 
             remote_fn = crash_worker.options(**options) if options else crash_worker

@@ -1,7 +1,7 @@
-"""The fleet controller model's own log (miniray/liveness/fleet.py) as a Chrome trace.
+"""The fleet controller model's own log (faultlines/fleet/controller.py) as a Chrome trace.
 
 The fleet runs on its own kernel with its own EventLog, not on a miniray runtime, so it gets its
-own exporter: `miniray.observe.fleet_timeline(fleet)` (or `fleet.timeline()`).
+own exporter: `faultlines.fleet.fleet_timeline(fleet)` (or `fleet.timeline()`).
     pid 1 "controller": the train pump (train steps and refits as slices), the probe pump
           (probes, router pushes), faults and the run's end
     pid 2 "shards": one thread per shard, its ledger state (HEALTHY, SUSPECT, STALE, ...) as slices
@@ -11,7 +11,7 @@ drawn (one a second would bury everything else).
 
 from __future__ import annotations
 
-from .trace import Trace, finish
+from miniray.observe.trace import Trace, finish
 
 CONTROLLER, SHARDS = 1, 2
 T_TRAIN, T_PROBE, T_EVENTS = 1, 2, 3

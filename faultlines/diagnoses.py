@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import time
 
-from .. import api, sim
-from ..cluster_utils import Cluster
-from ..util import state
-from .blob import Blob
-from .metrics import metrics
-from .timeline import timeline
+from miniray import api, remote, sim
+from miniray.cluster_utils import Cluster
+from miniray.observe.blob import Blob
+from miniray.observe.metrics import metrics
+from miniray.observe.timeline import timeline
+from miniray.util import state
 
 GB = 10**9
 
@@ -47,8 +47,6 @@ def spill_cliff(
     tasks each read the block that was spilled to make room (2 GB at 500 MB/s: 4 s a touch)."""
     c = _cluster(store)
     try:
-        from .. import remote
-
         m = metrics()
 
         @remote(num_cpus=1)
@@ -97,7 +95,6 @@ def spill_sweep(store: int = 10 * GB, block: int = GB, max_blocks: int = 14) -> 
     for n in range(1, max_blocks + 1):
         c = _cluster(store)
         try:
-            from .. import remote
 
             @remote
             def read(block):
@@ -123,7 +120,6 @@ def straggler(partitions: int = 10, items: int = 100, skew: int = 20, per_item_s
     """Map over partitions (one `skew` times larger), then reduce: the timeline shows one long bar."""
     c = _cluster(2 * GB, cpus=partitions)
     try:
-        from .. import remote
 
         @remote
         def map_part(part):
@@ -155,8 +151,6 @@ def leak(iterations: int = 12, block: int = GB, store: int = 8 * GB, hold: bool 
     """Each iteration puts a block and a task consumes it; `hold=True` keeps every ref in a list."""
     c = _cluster(store)
     try:
-        from .. import remote
-
         m = metrics()
 
         @remote

@@ -4,14 +4,14 @@ Every run: 4 shards, shard 2 fails, probe_interval_s 5, unhealthy_threshold 3, r
 300, a 360 s reload, training steps of 121 s each followed by a 12 s weight transfer (so refits
 run at 121-133, 254-266, 387-399, 520-532 s when nothing goes wrong).
 
-    from miniray.liveness import fleet_scenarios as fs
+    from faultlines.fleet import scenarios as fs
     print(fs.timeline_text(fs.scenario_a()))
     print(fs.table_text(fs.waits_table()))
 """
 
 from __future__ import annotations
 
-from .fleet import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
+from .controller import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
 
 HORIZON = 700.0
 
@@ -37,25 +37,35 @@ def hang_between_refits(at: float = 12.0, **cfg) -> Fleet:
     return Fleet(**cfg).hang(2, at).run(HORIZON)
 
 
+def _when(t: float | None, what: str) -> float:
+    if t is None:
+        raise RuntimeError(f"the scenario never reached {what}: did its configuration change?")
+    return t
+
+
 def waits_table() -> list[dict]:
     """Each row of the seed's table, with what it waits for and how long it took in the model."""
     a = scenario_a()
     gym = scenario_a(router="gym")
     hang = hang_between_refits()
-    dead = a.first_state(2, DEAD)
-    restarting = a.first_state(2, RESTARTING)
-    stale = a.first_state(2, STALE)
-    healthy = a.first_state(2, HEALTHY, after=stale)
-    hang_dead = hang.first_state(2, DEAD)
+    dead = _when(a.first_state(2, DEAD), "shard 2 DEAD")
+    restarting = _when(a.first_state(2, RESTARTING), "shard 2 RESTARTING")
+    stale = _when(a.first_state(2, STALE), "shard 2 STALE")
+    healthy = _when(a.first_state(2, HEALTHY, after=stale), "shard 2 HEALTHY again")
+    hang_dead = _when(hang.first_state(2, DEAD), "the hung shard DEAD")
     # Refits that completed while shard 2 was reloading: nobody waited for the restart.
     refits_during_reload = [r.time for r in a.log.of_kind("refit.done") if restarting < r.time < stale]
     # The train pump waits on the transfer: the next step starts the instant the refit is done.
     dones = a.log.of_kind("refit.done")
     first_done = dones[0]
-    next_train = a.first("train.start", after=first_done.time, step=2)
-    served_after = next((t for t, i, o, _ in a.rollouts if i == 2 and o == "served" and t >= healthy), None)
-    pushed = gym.first("router.push", after=gym.first_state(2, HEALTHY, after=gym.first_state(2, STALE)))
-    gym_healthy = gym.first_state(2, HEALTHY, after=gym.first_state(2, STALE))
+    next_train = _when(a.first("train.start", after=first_done.time, step=2), "training step 2")
+    served_after = _when(
+        next((t for t, i, o, _ in a.rollouts if i == 2 and o == "served" and t >= healthy), None),
+        "a rollout served by shard 2",
+    )
+    gym_stale = _when(gym.first_state(2, STALE), "shard 2 STALE (gym)")
+    gym_healthy = _when(gym.first_state(2, HEALTHY, after=gym_stale), "shard 2 HEALTHY again (gym)")
+    pushed = _when(gym.first("router.push", after=gym_healthy), "a router push after the promotion")
     return [
         dict(
             step="Notice a crash",
@@ -169,7 +179,7 @@ def timeline_text(fleet: Fleet, shards: tuple = (0, 2)) -> str:
 
 
 def main() -> None:
-    """`python -m miniray.liveness.fleet_scenarios`: the three timelines and the table."""
+    """`python -m faultlines.fleet.scenarios`: the three timelines and the table."""
     runs = [
         ("Scenario A: shard 2 crashes between refits (12 s)", scenario_a()),
         ("Scenario B: shard 2 hangs during a refit (124 s)", scenario_b("hang")),

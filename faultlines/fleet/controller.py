@@ -23,7 +23,8 @@ Modelling choices, each from the seed:
 - promotion: `promote="all_stale"` is the shipped bug (every STALE shard is promoted, even one
   that finished restarting mid-refit and got no weights); `promote="refitted"` is the fix (only
   shards the refit wrote to). The weight-version metric is written by the same call, so in the
-  buggy mode it reports the refit's version for a shard holding the checkpoint.
+  buggy mode it reports the refit's version for a shard holding the checkpoint; a shard the refit
+  wrote to reports the version it took.
 - rollouts: `router="native"` picks from the ledger live per request; `router="gym"` uses the
   URL list the probe pump pushes after each tick (a restarted engine binds a new port).
 """
@@ -32,8 +33,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..kernel import Kernel
-from ..log import EventLog
+from miniray.kernel import Kernel, Timer
+from miniray.log import EventLog
+
+from .trace import fleet_timeline
 
 HEALTHY, SUSPECT, DEAD, RESTARTING, STALE = "HEALTHY", "SUSPECT", "DEAD", "RESTARTING", "STALE"
 SERVING = (HEALTHY, SUSPECT)
@@ -83,9 +86,9 @@ class Refit:
     version: int
     members: list  # [(shard index, incarnation)]: the group settled at the start
     started: float
-    deadline: object = None
-    done: object = None
-    error: object = None
+    deadline: Timer | None = None
+    done: Timer | None = None
+    error: Timer | None = None
     over: bool = False
     written: set = field(default_factory=set)
 
@@ -256,6 +259,7 @@ class Fleet:
             s = self.shards[i]
             if s.incarnation == inc and s.process == "up":
                 s.weights = r.version
+                self.reported[i] = r.version  # report_refit for a shard that took the transfer
                 r.written.add(i)
         self.published = r.version
         self.emit(
@@ -311,7 +315,7 @@ class Fleet:
         ]
         suspects = [i for i, _ in r.members if self.shards[i].state == SUSPECT]
         if reason == "abort":  # 2: partial weights must not serve until a refit completes
-            for i, inc in r.members:
+            for i, _inc in r.members:
                 s = self.shards[i]
                 if i not in absent and s.state in SERVING:
                     self._set(s, STALE, "mark_weights_partial: the abort left a mix of weights")
@@ -369,9 +373,7 @@ class Fleet:
         return None
 
     def timeline(self, filename: str | None = None):
-        """This run as a Chrome trace (Perfetto): see miniray/observe/fleet_trace.py."""
-        from ..observe.fleet_trace import fleet_timeline
-
+        """This run as a Chrome trace (Perfetto): see faultlines/fleet/trace.py."""
         return fleet_timeline(self, filename)
 
     def first_state(self, shard: int, state: str, after: float = -1.0) -> float | None:

@@ -1,0 +1,203 @@
+"""What `ray.get` and `ray.wait` do once their arguments are checked: wait for objects to settle.
+
+The driver waits by running events (`Runtime.run_until`) until the objects settle or the timeout
+passes. A body cannot run events: it registers wake-ups on the objects it needs, unwinds
+(`BodyRun.block`) and is run again with the answer journaled (see execution.py). Either way a
+read of spilled objects costs the disk's virtual time (`ObjectTable.fetch_cost`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from . import exceptions as exc
+from .execution import BodyRun, Suspended
+from .objects import ObjectRef
+from .runtime import Runtime
+from .waitable import Event
+
+Outcome = tuple[str, Any]  # ("value", v) or ("error", e), as ObjectTable.resolve returns
+
+
+def outcome(rt: Runtime, ref: ObjectRef) -> Outcome | None:
+    entry = rt.objects.entries.get(ref.hex())
+    if entry is None:
+        return ("error", exc.ObjectFreedError(ref.hex()))
+    return rt.objects.resolve(entry)
+
+
+class _Timeout:
+    """Journaled when a get inside a body times out, so the replay raises at the same point."""
+
+
+def _timeout_error(timeout: float | None) -> exc.GetTimeoutError:
+    return exc.GetTimeoutError(f"Get timed out: some object(s) not ready after {timeout}s.")
+
+
+def get(rt: Runtime, refs: list[ObjectRef], timeout: float | None) -> list:
+    """The values of `refs` in order, or raise the first error among them."""
+    if rt.current:
+        body = rt.current[-1]
+
+        def live():
+            outcomes = [outcome(rt, r) for r in refs]
+            if all(o is not None for o in outcomes):
+                values = _values(outcomes)
+                _read_spilled(rt, body, refs, values)
+                return values
+            _wait_in_body(rt, body, refs, len(refs), timeout, "get")
+
+        values = body.interact(live)
+        if isinstance(values, _Timeout):
+            raise _timeout_error(timeout)
+        return values
+
+    outcomes: list = [None] * len(refs)
+    cursor = [0]
+
+    def done() -> bool:
+        while cursor[0] < len(refs):
+            got = outcome(rt, refs[cursor[0]])
+            if got is None:
+                return False
+            outcomes[cursor[0]] = got
+            cursor[0] += 1
+        return True
+
+    what = f"miniray.get is waiting for {refs[min(cursor[0], len(refs) - 1)]!r}"
+    if not rt.run_until(done, timeout, what):
+        raise _timeout_error(timeout)
+    values = _values(outcomes)
+    cost = rt.objects.fetch_cost(refs)
+    if cost:  # the driver reads spilled objects from disk too: that much virtual time passes
+        rt.sleep(cost)
+    return values
+
+
+def wait(rt: Runtime, refs: list[ObjectRef], num_returns: int, timeout: float | None) -> tuple[list, list]:
+    """(ready, not_ready) once `num_returns` of `refs` settled or the timeout passed."""
+    if rt.current:
+        body = rt.current[-1]
+
+        def live():
+            outcomes = [outcome(rt, r) for r in refs]
+            if sum(o is not None for o in outcomes) >= num_returns or timeout == 0:
+                return split(refs, num_returns, outcomes)
+            _wait_in_body(rt, body, refs, num_returns, timeout, "wait")
+
+        return body.interact(live)
+
+    def count() -> int:
+        return sum(outcome(rt, r) is not None for r in refs)
+
+    rt.run_until(
+        lambda: count() >= num_returns,
+        timeout,
+        f"miniray.wait is waiting for {num_returns} of {len(refs)} objects",
+    )
+    return split(refs, num_returns, [outcome(rt, r) for r in refs])
+
+
+def _values(outcomes: list) -> list:
+    """The values in order, or raise the first error. No frame may keep the exception it raises:
+    with its traceback that is a cycle holding the frames' refs until the garbage collector runs,
+    so objects would be freed at GC-dependent times."""
+    for i in range(len(outcomes)):
+        if outcomes[i][0] == "error":
+            error = outcomes[i][1]
+            outcomes.clear()
+            try:
+                raise error
+            finally:
+                error = None
+    return [value for _, value in outcomes]
+
+
+def _read_spilled(rt: Runtime, body: BodyRun, refs: list[ObjectRef], values: list) -> None:
+    """A body's get of spilled objects takes the disk read's virtual time, like a sleep."""
+    cost = rt.objects.fetch_cost(refs)
+    if not cost:
+        return
+    kernel = rt.kernel
+    wake = kernel.now + cost
+    nxt = kernel.peek()
+    if nxt is None or nxt > wake:  # nothing happens meanwhile: just move the clock
+        kernel.now = wake
+        return
+    body.timers.append(kernel.at(wake, body.resume, True, values, label="spill-read"))
+    body.block(f"reading {cost:.3f}s of spilled objects from disk")
+
+
+def _wait_in_body(
+    rt: Runtime, body: BodyRun, refs: list[ObjectRef], num_returns: int, timeout: float | None, fn: str
+) -> None:
+    """Register wake-ups for a body blocked in get/wait; the resumed body re-checks.
+
+    Any change to any of the objects re-reads them all, in order (a read may start rebuilding a
+    lost one), and the first of "enough are ready" and the timeout answers the body, once."""
+    answered = Event()
+
+    def wake(*_):
+        if answered.triggered or not body.live:
+            return
+        ready = [r for r in refs if outcome(rt, r) is not None]
+        if len(ready) >= num_returns:
+            answered.succeed()
+            try:
+                answer(outcome(rt, r) for r in refs)
+            finally:
+                # `wake` refers to itself (it re-registers), a cycle only the GC breaks: empty the
+                # list it captured so its refs are freed when the program drops them, not later.
+                refs[:] = []
+            return
+        for r in refs:
+            entry = rt.objects.entries.get(r.hex())
+            if (
+                entry is not None
+                and rt.objects.resolve(entry) is None
+                and wake not in entry.changed.callbacks
+            ):
+                entry.changed.add(wake)
+
+    def expire():
+        if answered.triggered or not body.live:
+            return
+        answered.succeed()
+        if fn == "get":
+            body.resume(True, _Timeout())
+        else:
+            body.resume(True, split(refs, num_returns, [outcome(rt, r) for r in refs]))
+        refs[:] = []
+
+    def answer(outcomes: Iterable[Outcome | None]) -> None:
+        settled = list(outcomes)
+        if fn != "get":
+            body.resume(True, split(refs, num_returns, settled))
+            return
+        for kind, value in settled:  # type: ignore[misc]
+            if kind == "error":
+                body.resume(False, value)
+                return
+        values = [value for _, value in settled]  # type: ignore[misc]
+        cost = rt.objects.fetch_cost(refs)  # spilled ones among them are read from disk
+        if cost:
+            body.timers.append(rt.kernel.schedule(cost, body.resume, True, values, label="spill-read"))
+        else:
+            body.resume(True, values)
+
+    wake()
+    if not answered.triggered:
+        if timeout is not None:
+            body.timers.append(rt.kernel.schedule(timeout, expire, label="get-timeout"))
+        body.block(f"{fn}({', '.join(repr(r) for r in refs[:3])}{'...' if len(refs) > 3 else ''})")
+    # A wake that fired synchronously already journaled the answer: replay it now.
+    raise Suspended()
+
+
+def split(refs: list[ObjectRef], num_returns: int, outcomes: list) -> tuple[list, list]:
+    ready: list[ObjectRef] = []
+    not_ready: list[ObjectRef] = []
+    for ref, got in zip(refs, outcomes):
+        (ready if got is not None and len(ready) < num_returns else not_ready).append(ref)
+    return ready, not_ready
