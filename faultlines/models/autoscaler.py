@@ -31,7 +31,7 @@ class DelayedReplacement:
         if self.delay_s < 0:
             raise ValueError("delay_s must be >= 0")
         self.rt = self.cluster.rt
-        self.specs = {}
+        self.specs: dict[str, dict[str, Any]] = {}
         self.rt.log.listeners.append(self._on_record)
 
     def remember(self, node: Any, **node_args: Any) -> Any:

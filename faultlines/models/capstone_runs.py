@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import miniray as ray
 from miniray import sim
@@ -134,7 +135,7 @@ def train(
                     )
                 return self.step, self.weights
 
-        trainer = Trainer.remote("trainer", verify)
+        trainer = Trainer.remote("trainer", verify)  # type: ignore[attr-defined]
         if kill_at is not None:
             sim.kill_actor(trainer, at=kill_at)
         step, weights, calls, error = 0, 0, 0, None
@@ -312,7 +313,7 @@ def row_dead_owner() -> RowRun:
 def gpu_job(delay_s: float = 300.0, kill_at: float | None = 30.0) -> tuple[float, list[str]]:
     cluster = _cluster()
     scaler = DelayedReplacement(cluster, delay_s)
-    args = {"num_cpus": 1, "resources": {"gpu": 1}}
+    args: dict[str, Any] = {"num_cpus": 1, "resources": {"gpu": 1}}
     scaler.remember(cluster.add_node(**args), **args)
     try:
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ def decide(a: Assumptions) -> list[Decision]:
     ]
 
 
-def flip(base: Assumptions, **changes: float) -> list[tuple[Decision, Decision, bool]]:
+def flip(base: Assumptions, **changes: Any) -> list[tuple[Decision, Decision, bool]]:
     """Each row's decision before and after changing the assumptions, and whether it changed."""
     after = replace(base, **changes)
     return [(b, c, b.choice != c.choice) for b, c in zip(decide(base), decide(after), strict=True)]

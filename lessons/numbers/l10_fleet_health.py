@@ -12,6 +12,13 @@ def _s(value: float | None) -> str:
     return "never" if value is None else f"{value:g}"
 
 
+def _t(value: float | None) -> float:
+    """A time the story needs: its run must have reached that state."""
+    if value is None:
+        raise ValueError("the run never reached a state the page quotes")
+    return value
+
+
 def numbers() -> dict[str, str]:
     crash = fh.observe(Fleet, fault="crash", fault_at=12.0)
     hang = fh.observe(Fleet, fault="hang", fault_at=12.0)
@@ -23,9 +30,9 @@ def numbers() -> dict[str, str]:
     blip1 = fh.observe(Fleet, fault="blip", fault_at=12.0, unhealthy_threshold=1)
     fast = fh.observe(Fleet, fault="hang", fault_at=12.0, probe_interval_s=1.0)
     times = [10.0 + 0.5 * i for i in range(10)]
-    crash_notices = [fh.observe(Fleet, fault="crash", fault_at=t).notice_s for t in times]
-    hang_notices = [fh.observe(Fleet, fault="hang", fault_at=t).notice_s for t in times]
-    during_reload = [s for s in crash.refits if crash.dead_at < s.end < crash.stale_at]
+    crash_notices = [_t(fh.observe(Fleet, fault="crash", fault_at=t).notice_s) for t in times]
+    hang_notices = [_t(fh.observe(Fleet, fault="hang", fault_at=t).notice_s) for t in times]
+    during_reload = [s for s in crash.refits if _t(crash.dead_at) < s.end < _t(crash.stale_at)]
     promoted_at, held, said = bug.promoted_without_weights[0]
     return {
         "story_log": "\n".join(fh.event_lines_of(crash, until=crash.healthy_at)),
@@ -35,9 +42,9 @@ def numbers() -> dict[str, str]:
         "crash_stale": _s(crash.stale_at),
         "crash_healthy": _s(crash.healthy_at),
         "crash_out": _s(crash.out_of_service_s),
-        "reload_s": _s(crash.stale_at - crash.dead_at),
+        "reload_s": _s(_t(crash.stale_at) - _t(crash.dead_at)),
         "refits_during_reload": str(len(during_reload)),
-        "stale_wait": _s(crash.healthy_at - crash.stale_at),
+        "stale_wait": _s(_t(crash.healthy_at) - _t(crash.stale_at)),
         "crash_notice_min": _s(min(crash_notices)),
         "crash_notice_max": _s(max(crash_notices)),
         "hang_suspect": _s(hang.suspect_at),
@@ -59,7 +66,7 @@ def numbers() -> dict[str, str]:
         "bug_old_rollouts": str(bug.stale_weight_rollouts),
         "fix_healthy": _s(fix.healthy_at),
         "fix_old_rollouts": str(fix.stale_weight_rollouts),
-        "fix_extra_wait": _s(fix.healthy_at - bug.healthy_at),
+        "fix_extra_wait": _s(_t(fix.healthy_at) - _t(bug.healthy_at)),
         "blip3_out": _s(blip3.out_of_service_s),
         "blip1_out": _s(blip1.out_of_service_s),
     }
