@@ -20,6 +20,7 @@
 # every time. Run this first cell, then work down.
 
 # %%
+import ipywidgets  # noqa: F401  (the lab loads a package only once a cell imports it by name)
 from IPython.display import display
 
 from faultlines.models import fleet_health as fh

@@ -20,6 +20,7 @@
 # %%
 import time
 
+import ipywidgets  # noqa: F401  (the lab loads a package only once a cell imports it by name)
 from IPython.display import HTML, display
 
 import miniray as ray

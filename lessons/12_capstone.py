@@ -24,6 +24,7 @@
 # %%
 from dataclasses import replace
 
+import ipywidgets  # noqa: F401  (the lab loads a package only once a cell imports it by name)
 from IPython.display import HTML, display
 
 from faultlines.models import capstone_runs as runs

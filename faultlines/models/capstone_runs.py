@@ -6,7 +6,8 @@ every 5 steps. Each function below runs it (or the part that matters) on a fresh
 one fault, and returns a RowRun: what Ray did about it, what the driver saw, and how many
 virtual seconds the fault cost against the same run without it.
 
-Ray semantics come from miniray. Two rows use course models instead, because miniray has
+Each run replaces whatever miniray cluster is active (miniray has one at a time) and shuts its
+own down. Ray semantics come from miniray. Two rows use course models instead, because miniray has
 neither: the corrupt checkpoint (faultlines/models/checkpoints.py) and the replacement node
 that joins after a delay (faultlines/models/autoscaler.py).
 """

@@ -90,7 +90,10 @@ def predict(inputs: SpillInputs) -> SpillResult:
 
 
 def measure(inputs: SpillInputs) -> SpillResult:
-    """Run the workload on a fresh one-node miniray cluster and read the tools."""
+    """Run the workload on a fresh one-node miniray cluster and read the tools.
+
+    Like any `ray.init`, it replaces a cluster the notebook already has running (miniray has one
+    active cluster at a time), and shuts its own down when done."""
     inputs.check()
     import miniray as ray
     from miniray import sim
