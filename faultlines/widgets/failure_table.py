@@ -25,9 +25,19 @@ def chart_for(base: ft.Assumptions, now: ft.Assumptions) -> svgplot.Chart:
         xlabel="node failures per hour (%)",
         ylabel="checkpoint every (min)",
         series=[svgplot.Series(f"{now.checkpoint_s:g} s checkpoint", [100 * r for r in rates], minutes)],
-        rules=[svgplot.Marker(100 * base.failure_rate_per_h, "baseline")]
-        + ([svgplot.Marker(100 * now.failure_rate_per_h, "yours")] if now != base else []),
+        rules=rules_for(base, now),
     )
+
+
+def rules_for(base: ft.Assumptions, now: ft.Assumptions) -> list[svgplot.Marker]:
+    """A rule at the baseline rate and one at the learner's; svgplot writes every rule's label at
+    the same height, so two rules closer than 5 points share one label."""
+    lo, mine = 100 * base.failure_rate_per_h, 100 * now.failure_rate_per_h
+    if mine == lo:
+        return [svgplot.Marker(lo, "baseline")]
+    if abs(mine - lo) < 5:
+        return [svgplot.Marker(min(lo, mine), ""), svgplot.Marker(max(lo, mine), "baseline | yours")]
+    return [svgplot.Marker(lo, "baseline"), svgplot.Marker(mine, "yours")]
 
 
 def table_html(rows: list[Any], flipped: list[tuple[ft.Decision, ft.Decision, bool]]) -> str:

@@ -100,3 +100,12 @@ def test_page_numbers_come_from_these_runs():
     assert (values["restarts_lo"], values["restarts_hi"]) == ("max_restarts=2", "max_restarts=6")
     assert (values["interval_lo"], values["interval_hi"]) == ("every 55 min", "every 17 min")
     assert values["unverified_weights"] != values["expected_weights"] == "210"
+
+
+def test_chart_rules_do_not_overprint_their_labels():
+    base = ft.Assumptions()
+    assert [r.label for r in ftw.rules_for(base, base)] == ["baseline"]
+    near = ftw.rules_for(base, ft.Assumptions(failure_rate_per_h=0.03))
+    assert [r.label for r in near] == ["", "baseline | yours"]
+    far = ftw.rules_for(base, ft.Assumptions(failure_rate_per_h=0.2))
+    assert [(r.x, r.label) for r in far] == [(2.0, "baseline"), (20.0, "yours")]
