@@ -35,7 +35,8 @@ from faultlines.widgets.failure_table import FailureTableWidget, table_html
 def show(row):
     print(f"{row.row}: {row.fault}")
     print(f"  Ray does: {row.ray_does}")
-    print(f"  driver sees: {row.outcome}; cost {row.lost_s:g} s; correct answer: {row.correct}")
+    cost = "the job" if row.lost_s == float("inf") else f"{row.lost_s:g} s"
+    print(f"  driver sees: {row.outcome}; cost {cost}; correct answer: {row.correct}")
     print(f"  {row.detail}")
     print("\n".join("    " + line for line in row.log))
 
