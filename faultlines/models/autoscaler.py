@@ -1,0 +1,52 @@
+"""An autoscaler's delay: a replacement node that joins some time after a node dies.
+
+A course model, not Ray's autoscaler and not part of miniray: miniray has no autoscaler. It
+watches the cluster's event log for `node.died` and, `delay_s` virtual seconds later, adds a
+node with the same CPUs and custom resources, as a cloud autoscaler would after booting a VM
+(Ray's autoscaler reacts to pending resource demand, not to deaths, and its delay is the
+cloud's; the effect on a job that needs that node's resources is the same: it waits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Replacement:
+    lost: str
+    died_at: float
+    joined_at: float
+    node: Any = None
+
+
+@dataclass
+class DelayedReplacement:
+    cluster: Any  # a miniray.cluster_utils.Cluster
+    delay_s: float
+    replacements: list[Replacement] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.delay_s < 0:
+            raise ValueError("delay_s must be >= 0")
+        self.rt = self.cluster.rt
+        self.specs: dict[str, dict[str, Any]] = {}
+        self.rt.log.listeners.append(self._on_record)
+
+    def remember(self, node: Any, **node_args: Any) -> Any:
+        """Record how to rebuild `node` (the args it was added with); returns the node."""
+        self.specs[node.name] = node_args
+        return node
+
+    def _on_record(self, rec: Any) -> None:
+        if rec.kind != "node.died" or rec["node"] not in self.specs:
+            return
+        entry = Replacement(rec["node"], rec.time, rec.time + self.delay_s)
+        self.replacements.append(entry)
+        self.rt.kernel.schedule(self.delay_s, self._join, entry, label="autoscaler-join")
+
+    def _join(self, entry: Replacement) -> None:
+        args = self.specs[entry.lost]
+        entry.node = self.cluster.add_node(**args)
+        self.specs[entry.node.name] = args
