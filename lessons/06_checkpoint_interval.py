@@ -138,7 +138,7 @@ for rate in (0.02, 0.2):
 # **Try this.**
 # 1. Set 0.2 failures per hour: the bottom of the U moves left, to about 17 minutes.
 # 2. Set the checkpoint cost to 300 s: the bottom moves right and gets deeper.
-# 3. Press the button with 50 runs, then with 1000: the error bars shrink about 4.5 times.
+# 3. Press the button with 50 runs, then with 500: the error bars shrink about 3 times.
 
 # %%
 lab = CheckpointLab()

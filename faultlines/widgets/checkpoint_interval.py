@@ -135,7 +135,7 @@ def summary_html(knobs: Knobs, points: Sequence[Point] = (), note: str = "") -> 
 class CheckpointLab:
     """The controls, the chart and the table, kept in step. ``lab.view`` is what a cell shows."""
 
-    def __init__(self, knobs: Knobs = Knobs(), runs: int = 200) -> None:
+    def __init__(self, knobs: Knobs = Knobs(), runs: int = 100) -> None:
         import ipywidgets as widgets  # type: ignore[import-untyped]  # only the live widget needs it
 
         self.knobs = knobs
@@ -177,7 +177,7 @@ class CheckpointLab:
             layout=layout,
         )
         self.runs = widgets.Dropdown(
-            options=[50, 100, 200, 500, 1000], value=runs, description="runs per point", style=style
+            options=[50, 100, 200, 500], value=runs, description="runs per point", style=style
         )
         self.button = widgets.Button(description="Run the job in miniray", icon="play")
         self.plot = widgets.HTML()
