@@ -107,7 +107,7 @@ def run_counter(
                     store.db.upsert("checkpoints", "counter", self.count)
                 return self.count
 
-        counter = Counter.remote()
+        counter = Counter.remote()  # type: ignore[attr-defined]  # made remote by the decorator
         outcomes = []
         for call in range(1, calls + 1):
             try:

@@ -51,6 +51,11 @@ def _story() -> dict[str, str]:
     }
 
 
+def _miniray_lives() -> list:
+    """The conformance scenario's 55 calls, as miniray answers them (value or error class)."""
+    return [o.value if o.error is None else o.error for o in run_counter(calls=55).outcomes]
+
+
 def _error(observation: dict) -> str:
     return observation["error"]["class"]
 
@@ -60,6 +65,7 @@ def _recorded() -> dict[str, str]:
     restart = data["scenarios"]["actor_restart"]
     death = data["scenarios"]["actor_death"]
     plain, retried = restart["no_task_retries"], restart["max_task_retries_1"]
+    lives = data["scenarios"]["actor_restart_lives"]
     queued = sorted({_error(o) for o in plain["queued_calls"]})
     return {
         "ray_version": data["ray"],
@@ -77,6 +83,15 @@ def _recorded() -> dict[str, str]:
         "ray_raises_class": _error(death["method_raises"]["failing_call"]),
         "ray_raises_next": str(death["method_raises"]["next_call"]["value"]),
         "ray_raises_state": death["method_raises"]["state_after"],
+        "ray_lives_answered": str(lives["max_task_retries_minus1"]["answered"]),
+        "ray_lives_inits": str(lives["max_task_retries_minus1"]["init_runs"]),
+        "ray_lives_calls": str(len(lives["max_task_retries_minus1"]["outcomes"])),
+        "ray_lives_died": str(lives["max_task_retries_minus1"]["outcomes"].count(DIED)),
+        "ray_lives_matches": "the same"
+        if lives["max_task_retries_minus1"]["outcomes"] == _miniray_lives()
+        else "different",
+        "ray0_answered": str(lives["_max_task_retries_0"]["answered"]),
+        "ray0_unavailable": str(lives["_max_task_retries_0"]["unavailable"]),
         "ray_minus1_order": ", ".join(
             str(o["value"]) for o in restart["max_task_retries_minus1"]["_queued_calls_in_order"]
         ),
