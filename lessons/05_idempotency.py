@@ -20,6 +20,8 @@
 # Each step asks you to predict first. Run the cells from the top.
 
 # %%
+import ipywidgets  # noqa: F401  (the browser lab loads what a cell imports; the widgets need it)
+
 import miniray as ray
 from faultlines.models.payments import CardProcessor, mktemp
 from faultlines.widgets.idempotency import IdempotencyLab

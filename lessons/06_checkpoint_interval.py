@@ -22,6 +22,8 @@
 # %%
 import time
 
+import ipywidgets  # noqa: F401  (the browser lab loads what a cell imports; the widgets need it)
+
 import miniray as ray
 from faultlines.models import checkpoint_interval as model
 from faultlines.models import checkpoint_sim

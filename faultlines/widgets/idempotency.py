@@ -105,7 +105,7 @@ class IdempotencyLab:
         self.crashes = widgets.IntSlider(
             value=choice.crashes, min=0, max=4, description="attempts that die", style=style, layout=layout
         )
-        self.where = widgets.Label()
+        self.where = widgets.HTML()  # wraps on a phone, unlike a Label
         self.plot = widgets.HTML()
         self.text = widgets.HTML()
         self._grids: dict[int, dict[str, list[int]]] = {}
@@ -133,6 +133,6 @@ class IdempotencyLab:
         crashes = max(choice.crashes, 1)
         if crashes not in self._grids:  # every fix at every point: 14 short runs, kept per count
             self._grids[crashes] = grid(crashes)
-        self.where.value = f"The dying attempts stop {where(choice.fix, choice.step)}."
+        self.where.value = escape(f"The dying attempts stop {where(choice.fix, choice.step)}.")
         self.plot.value = svgplot.render(chart(choice, self._grids[crashes]))
         self.text.value = summary_html(choice, self.run, self._grids[crashes])
