@@ -28,6 +28,7 @@ class Series:
     ys: Sequence[float]
     line: bool = True
     markers: bool = False
+    errors: Sequence[float] | None = None  # half-heights of error bars, one per point
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,13 @@ def render(chart: Chart) -> str:
                 + (f' stroke-dasharray="{dash}"' if dash else "")
                 + "/>"
             )
+        if series.errors is not None:
+            for x, y, err in zip(series.xs, series.ys, series.errors, strict=True):
+                if math.isfinite(y) and err > 0:
+                    out.append(
+                        f'<line x1="{px(x):.1f}" x2="{px(x):.1f}" y1="{py(y - err):.1f}" '
+                        f'y2="{py(y + err):.1f}" stroke="{colour}" stroke-width="1.5"/>'
+                    )
         if series.markers or not series.line:
             for x, y in points:
                 out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}" stroke="{INK}"/>')

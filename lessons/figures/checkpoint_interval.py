@@ -1,4 +1,4 @@
-"""Lesson 2's figure: the share of a run lost to checkpointing, against the checkpoint interval.
+"""Lesson 6's figure: the share of a run lost to checkpointing, against the checkpoint interval.
 
 A run that checkpoints every tau hours pays two overheads, each as a fraction of its time:
 writing checkpoints, C / tau, and redoing the work lost since the last checkpoint, which on a

@@ -116,6 +116,24 @@ def wait_for_output(frame_locator: FrameLocator, text: str) -> str:
     return output.inner_text()
 
 
+# Scrolls the notebook to its end and says whether an output holding `text` exists yet.
+SCROLL_TO_END_JS = """(text) => {
+  const outer = document.querySelector('.jp-WindowedPanel-outer');
+  if (outer) outer.scrollTop = outer.scrollHeight;
+  return [...document.querySelectorAll('.jp-OutputArea-output')].some((e) => e.textContent.includes(text));
+}"""
+
+
+def wait_for_output_at_end(frame: Frame, frame_locator: FrameLocator, text: str) -> str:
+    """wait_for_output for an output near the end of a long notebook (a lesson's widget):
+    JupyterLab renders only the cells near the viewport, so keep scrolling down while waiting."""
+    try:
+        frame.wait_for_function(SCROLL_TO_END_JS, arg=text, timeout=BOOT_TIMEOUT_MS, polling=1000)
+    except Exception:
+        pass  # wait_for_output says what the lab showed instead
+    return wait_for_output(frame_locator, text)
+
+
 def panel_data(page: Page) -> dict:
     return page.locator(".fl-lab").evaluate("(el) => ({...el.dataset})")
 

@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from site_browser import execute_in_kernel, run_all_cells, start_lab, stdout_of, wait_for_output
+from site_browser import (
+    execute_in_kernel,
+    run_all_cells,
+    start_lab,
+    stdout_of,
+    wait_for_output,
+    wait_for_output_at_end,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -127,12 +134,12 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
     page.goto(base_url + "lessons/06-checkpoint-interval/")
     frame_locator, frame = start_lab(page)
     run_all_cells(frame)
-    wait_for_output(frame_locator, "tasks=4 results=[0, 2, 4, 6]")
+    wait_for_output_at_end(frame, frame_locator, "interval 1.00 h: expected overhead")
     assert any(f"restored from this browser's kernel snapshot {boot_id}" in line for line in console), console
     handle = frame_locator.locator(".widget-slider .noUi-handle").first
     handle.focus()
     handle.press("ArrowRight")
-    wait_for_output(frame_locator, "tasks=5 results=[0, 2, 4, 6, 8]")
+    wait_for_output(frame_locator, "interval 1.05 h: expected overhead")
 
     traffic.assert_clean()
 

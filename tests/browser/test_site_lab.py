@@ -17,6 +17,7 @@ from site_browser import (
     run_all_cells,
     start_lab,
     wait_for_output,
+    wait_for_output_at_end,
 )
 
 pytestmark = pytest.mark.browser
@@ -73,13 +74,13 @@ def test_widget_slider_drives_python_on_a_phone_in_dark_mode(new_context, base_u
 
     frame_locator, frame = start_lab(page)
     run_all_cells(frame)
-    wait_for_output(frame_locator, "tasks=4 results=[0, 2, 4, 6]")
+    wait_for_output_at_end(frame, frame_locator, "interval 1.00 h: expected overhead")
 
     handle = frame_locator.locator(".widget-slider .noUi-handle").first
     handle.focus()
     handle.press("ArrowRight")
     handle.press("ArrowRight")
-    wait_for_output(frame_locator, "tasks=6 results=[0, 2, 4, 6, 8, 10]")
+    wait_for_output(frame_locator, "interval 1.10 h: expected overhead")
 
     # Follows the page's dark scheme, and fits the phone: nothing wider than the screen.
     frame.wait_for_function("() => document.body.dataset.jpThemeName === 'JupyterLab Dark'", timeout=30_000)
