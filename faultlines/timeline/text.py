@@ -21,10 +21,19 @@ def _fill(bar: Bar) -> str:
     return "+" if bar.reconstruction else "~" if bar.retry else "="
 
 
-def _short(label: str) -> str:
-    """'square#5/2' -> '#5/2'; a first attempt drops its '/1'."""
-    call = label.split("#", 1)[-1] if "#" in label else label
-    return "#" + call.removesuffix("/1") if "#" in label else call
+def _labels(label: str) -> list[str]:
+    """Ways to write 'square#5/2' in a bar, longest first: 'square#5/2', 'square/2' (only for
+    the first call of a function, where the number says nothing), '#5/2'; '/1' is dropped."""
+    if "#" not in label:
+        return [label]
+    name, call = label.split("#", 1)
+    ordinal, _, attempt = call.partition("/")
+    suffix = "" if attempt in ("", "1") else f"/{attempt}"
+    found = [f"{name}#{ordinal}{suffix}"]
+    if ordinal == "1":
+        found.append(f"{name}{suffix}")
+    found.append(f"#{ordinal}{suffix}")
+    return found
 
 
 def render_text(lanes: Lanes, per_second: int = 6, end: float | None = None) -> str:
@@ -49,10 +58,9 @@ def render_text(lanes: Lanes, per_second: int = 6, end: float | None = None) -> 
             for col in range(a + 1, b - 1):
                 cells[col] = _fill(bar)
             cells[b - 1] = CLOSE[bar.kind]
-            text = _short(bar.label)
-            if len(text) <= b - a - 2:
-                for i, ch in enumerate(text):
-                    cells[a + 1 + i] = ch
+            text = next((t for t in _labels(bar.label) if len(t) <= b - a - 2), "")
+            for i, ch in enumerate(text):
+                cells[a + 1 + i] = ch
         lines.append(f"{row.name:<{name_w}}  {''.join(cells).rstrip()}")
     for mark in lanes.marks:
         col = round(mark.time * per_second)
