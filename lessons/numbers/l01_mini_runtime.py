@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import textwrap
 
 from faultlines.stories import squares as story
 from faultlines.timeline import observe, render_text
@@ -31,7 +32,8 @@ def four_on_two_cpus() -> float:
 
 def _log(text: str) -> str:
     # object.free lines (one per ref at the end) say nothing about the fault: left out on the page.
-    return "\n".join(line for line in text.splitlines() if "object.free" not in line)
+    # The log right-aligns time in 12 columns; the page drops the common indent to fit phones.
+    return textwrap.dedent("\n".join(line for line in text.splitlines() if "object.free" not in line))
 
 
 def _start_of(log: str, attempt: str) -> str:

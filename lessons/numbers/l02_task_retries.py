@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import textwrap
 
 from faultlines.models import oom
 from faultlines.models.retries import budget_cost, retry_cost
@@ -14,7 +15,7 @@ from faultlines.widgets.retry_cost import measure
 
 
 def _log(text: str) -> str:
-    return "\n".join(line for line in text.splitlines() if "object.free" not in line)
+    return textwrap.dedent("\n".join(line for line in text.splitlines() if "object.free" not in line))
 
 
 def _error(observed) -> str:
@@ -80,7 +81,9 @@ def numbers() -> dict[str, str]:
         "normal_gb": f"{normals[0].peak_gb:g}",
         "hungry_request": f"{hungry.request_gb:g}",
         "hungry_peak": f"{hungry.peak_gb:g}",
-        "oom_log": "\n".join(line for line in under.log if "kills" in line or "hungry" in line),
+        "oom_log": textwrap.dedent(
+            "\n".join(line for line in under.log if "kills" in line or "hungry" in line)
+        ),
         "oom_kills": str(under.kills),
         "oom_collateral": str(under.collateral),
         "oom_wasted": f"{under.wasted_s:g}",

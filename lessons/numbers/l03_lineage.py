@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import textwrap
 
 from faultlines.models.materialize import compare
 from faultlines.stories import lineage as story
@@ -31,10 +32,14 @@ def numbers() -> dict[str, str]:
     return {
         "loss_code": inspect.getsource(story.node_loss).rstrip(),
         "loss_lanes": render_text(loss.lanes, per_second=10),
-        "loss_log": "\n".join(
-            line
-            for line in loss.run.log_text.splitlines()
-            if any(k in line for k in ("remove_node", "node.died", "reconstruct", "load#1/2", "clean#1/2"))
+        "loss_log": textwrap.dedent(
+            "\n".join(
+                line
+                for line in loss.run.log_text.splitlines()
+                if any(
+                    k in line for k in ("remove_node", "node.died", "reconstruct", "load#1/2", "clean#1/2")
+                )
+            )
         ),
         "cleaned": after["cleaned"],
         "rows": after["rows"],
@@ -51,7 +56,9 @@ def numbers() -> dict[str, str]:
         "actor_no_retry": str(actor_no_retry.run.value[1]),
         "effect_rows": str(len(twice.run.value)),
         "effect_keys": ", ".join(f"`{k}`" for k in twice.run.value),
-        "effect_log": "\n".join(line for line in twice.run.log_text.splitlines() if " effect " in line),
+        "effect_log": textwrap.dedent(
+            "\n".join(line for line in twice.run.log_text.splitlines() if " effect " in line)
+        ),
         "upsert_rows": str(len(once.run.value)),
         "stages": str(STAGES),
         "stage_s": f"{stage_s:g}",
