@@ -135,6 +135,8 @@ print("identical log:", again.log_text == broken.log_text, f"({len(again.log_tex
 # fault at a new time. Find the kill time that delays the job most, and one that costs nothing.
 
 # %%
+import ipywidgets  # noqa: F401  (the lab installs a package when a cell imports it)
+
 from faultlines.widgets.fault_time import fault_time
 
 fault_time(squares)

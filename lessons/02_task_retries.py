@@ -116,6 +116,8 @@ report(sim.run(crash_worker, seed=0))
 # ways at the chosen `p` and see the runs land on the curves.
 
 # %%
+import ipywidgets  # noqa: F401  (the lab installs a package when a cell imports it)
+
 from faultlines.widgets.retry_cost import retry_cost_widget
 
 retry_cost_widget()

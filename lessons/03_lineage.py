@@ -191,6 +191,8 @@ print(sim.run(side_effect, seed=0).value)
 # loss. Drag the sliders; tick *measure in miniray* to run the pipeline both ways.
 
 # %%
+import ipywidgets  # noqa: F401  (the lab installs a package when a cell imports it)
+
 from faultlines.widgets.lineage_calculator import lineage_calculator
 
 lineage_calculator()
