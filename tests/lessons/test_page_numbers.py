@@ -58,7 +58,9 @@ def _plain_side(text: str, before: bool) -> str:
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.split())
+    # A value may carry inline Markdown (`code`, *emphasis*) that the page renders away: those
+    # marks are dropped on both sides, and runs of whitespace compared as one space.
+    return " ".join(text.replace("`", "").replace("*", "").split())
 
 
 class _Text(HTMLParser):
