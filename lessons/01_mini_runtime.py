@@ -11,30 +11,140 @@
 # ---
 
 # %% [markdown]
-# # Lesson 1: your first remote tasks
+# # Lab 1: the mini-runtime
 #
-# `miniray` is a simulated Ray cluster that runs entirely in this page. A function decorated
-# with `@ray.remote` becomes a *task*: calling `.remote()` schedules it and returns an
-# `ObjectRef` at once; `ray.get` waits for the value.
+# Everything here runs in a simulated Ray cluster, inside this page. Run the cells in order
+# (Shift+Enter). Before each run, say out loud what you expect; the lesson page has the answers.
 
 # %%
+import time
+
 import miniray as ray
+from miniray import sim
 
 ray.init(num_cpus=2)
 
 
 @ray.remote
 def double(x):
-    return x * 2
+    time.sleep(1)  # one second of *virtual* time: the cell returns at once
+    return 2 * x
 
 
-# %%
 refs = [double.remote(i) for i in range(4)]
-print(ray.get(refs))
+refs[0]
 
 # %% [markdown]
-# `ray.get` returns results in the order of the refs you pass, whatever order the tasks
-# finished in. Try changing `range(4)` and run the cell again.
+# `refs[0]` is an `ObjectRef`: a promise, handed back before the task has run.
+#
+# **Predict.** Four tasks of one second each, on a cluster with two CPUs. What will `sim.now()`
+# say after `ray.get` returns?
 
 # %%
+print(ray.get(refs))
+
+# %%
+print("finished at t =", sim.now(), "s of virtual time")
+
+# %% [markdown]
+# Every ref has an **owner**: the worker that created it. Here that is the driver (this notebook).
+# `ray.memory_summary()` is miniray's `ray memory`: who owns each object, and where it lives.
+# Small values (under 100 KiB) are `INLINED`: they live with the owner, not in a node's store.
+
+# %%
+print(ray.memory_summary())
+
+# %% [markdown]
+# ## The event log
+#
+# Each line is one event: the virtual time, what happened, and its fields. `task#3/1` means
+# the third call of `task`, first attempt. Find the moment the third and fourth tasks start.
+
+# %%
+print(sim.log_text())
+
+# %% [markdown]
+# ## The timeline
+#
+# `ray.timeline()` returns the run as a Chrome trace, as in Ray (open the JSON in Perfetto).
+# `faultlines.timeline` draws it as lanes: one row per worker, one bar per attempt.
+
+# %%
+from faultlines.timeline import from_trace, render_text
+
+lanes = from_trace(ray.timeline())
+print(render_text(lanes))
 ray.shutdown()
+
+# %% [markdown]
+# ## Break it
+#
+# Now two worker nodes with two CPUs each, and six tasks. `sim.run` starts a fresh cluster,
+# runs the function, and keeps what happened. The fault `kill_node node:1 at=1.5` kills the
+# first worker node 1.5 virtual seconds in.
+#
+# **Predict.** Which task is running on `node:1` at t = 1.5 s? Does `ray.get` raise, or return
+# all six squares? When does the run finish?
+
+# %%
+from miniray.cluster_utils import Cluster
+
+
+def squares():
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
+    cluster.add_node(num_cpus=2)  # node:1
+    cluster.add_node(num_cpus=2)  # node:2
+    ray.init(address=cluster.address)
+
+    @ray.remote
+    def square(x):
+        time.sleep(1)
+        return x * x
+
+    return ray.get([square.remote(i) for i in range(6)])
+
+
+clean = sim.run(squares, seed=0)
+broken = sim.run(squares, seed=0, faults=["kill_node node:1 at=1.5"])
+print("without the fault:", clean.value, "at t =", clean.virtual_time, "s")
+print("with the fault:   ", broken.value, "at t =", broken.virtual_time, "s")
+print(render_text(from_trace(ray.timeline())))  # the timeline of the last run
+print("recovered:", broken.value == clean.value, "| replay with", broken.token())
+
+# %% [markdown]
+# The log tells the story line by line: the fault, the node's death, the failed attempt
+# (`retry=True`), and the second attempt (`/2`) on the surviving node.
+
+# %%
+print("\n".join(line for line in broken.log_text.splitlines() if "object.free" not in line))
+
+# %% [markdown]
+# ## Same seed, same run
+#
+# A fault schedule and a seed fully decide a run. Run it again and compare the logs byte for
+# byte. Then change `seed=0` to another number: does anything change in this run? Why not?
+
+# %%
+again = sim.run(squares, seed=0, faults=["kill_node node:1 at=1.5"])
+print("identical log:", again.log_text == broken.log_text, f"({len(again.log_text)} characters)")
+
+# %% [markdown]
+# ## Move the fault
+#
+# Drag the slider (or focus it and use the arrow keys). Each move re-runs `squares` with the
+# fault at a new time. Find the kill time that delays the job most, and one that costs nothing.
+
+# %%
+import ipywidgets  # noqa: F401  (the lab installs a package when a cell imports it)
+
+from faultlines.widgets.fault_time import fault_time
+
+fault_time(squares)
+
+# %% [markdown]
+# ## Your turn
+#
+# - Give `square` `max_retries=0` (`@ray.remote(max_retries=0)`) and rerun the *Break it*
+#   cell. What does `broken.value` become, and what is in `broken.error`?
+# - Kill `node:2` instead of `node:1`, at the same time.
+# - Make it `range(8)`: the fault at 1.5 s now hits two running tasks.

@@ -113,7 +113,9 @@ def wait_for_output(frame_locator: FrameLocator, text: str) -> str:
         # Say what the notebook showed instead (kernel status, prompts, tracebacks).
         shown = frame_locator.locator("body").inner_text()[-3000:]
         raise AssertionError(f"no output containing {text!r}; the lab showed:\n{shown}") from error
-    return output.inner_text()
+    # textContent, not innerText: once run-all has scrolled a long notebook on, the notebook stops
+    # rendering cells out of view, and innerText of an output there is "".
+    return output.text_content() or ""
 
 
 # Scrolls the notebook to its end and says whether an output holding `text` exists yet.

@@ -1,0 +1,213 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python (Pyodide)
+#     language: python
+#     name: python
+# ---
+
+# %% [markdown]
+# # Lab 3: lineage and its three cliffs
+#
+# You will kill a node that holds five objects and see which ones come back. Values of 200 KB
+# are above Ray's 100 KiB inline limit: they live in the object store of the node that made
+# them. Predict before every run.
+
+# %%
+import time
+
+import miniray as ray
+from faultlines.timeline import from_trace, render_text
+from miniray import sim
+from miniray.cluster_utils import Cluster
+
+BIG = 200_000
+
+
+def small_cluster():
+    """Ray's test layout: a head with no CPUs and one worker node with a custom "w" resource."""
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
+    node = cluster.add_node(num_cpus=2, resources={"w": 1})
+    ray.init(address=cluster.address)
+    return cluster, node
+
+
+def node_loss():
+    cluster, node = small_cluster()
+
+    @ray.remote(resources={"w": 0.1})
+    def load():
+        time.sleep(1)
+        return bytes(BIG)
+
+    @ray.remote(resources={"w": 0.1})
+    def clean(data):
+        time.sleep(1)
+        return bytes(len(data))
+
+    @ray.remote(resources={"w": 0.1})
+    def count(data):
+        return len(data)
+
+    @ray.remote(resources={"w": 0.1}, max_retries=0)
+    def snapshot():
+        time.sleep(1)
+        return bytes(BIG)
+
+    @ray.remote(resources={"w": 0.1})
+    def stash():
+        return [ray.put(bytes(BIG))]
+
+    cleaned = clean.remote(load.remote())
+    rows = count.remote(cleaned)
+    snap = snapshot.remote()
+    [stashed] = ray.get(stash.remote())
+    table = ray.put(bytes(BIG))
+    ray.get([cleaned, rows, snap, stashed, table])
+
+    cluster.remove_node(node)  # kill the node
+    cluster.add_node(num_cpus=2, resources={"w": 1})  # a replacement joins
+
+    after = {}
+    for name, ref in (
+        ("cleaned", cleaned),
+        ("rows", rows),
+        ("snap", snap),
+        ("stashed", stashed),
+        ("table", table),
+    ):
+        try:
+            ray.get(ref)
+            after[name] = "came back"
+        except ray.exceptions.RayError as error:
+            after[name] = type(error).__name__
+    return after
+
+
+# %% [markdown]
+# **Predict**, for each of `cleaned`, `rows`, `snap`, `stashed` and `table`: does it come
+# back after the node dies, and if not, which exception does `ray.get` raise?
+
+# %%
+loss = sim.run(node_loss, seed=0)
+for name, outcome in loss.value.items():
+    print(f"{name:8} {outcome}")
+print(render_text(from_trace(ray.timeline()), per_second=10))
+
+# %% [markdown]
+# The reconstruction, line by line: the owner (the driver) notices the lost objects and
+# resubmits the tasks that made them, inputs first.
+
+# %%
+print("\n".join(line for line in loss.log_text.splitlines() if "reconstruct" in line or "#1/2" in line))
+
+# %% [markdown]
+# ## Cliff 1: actor state
+#
+# An actor counts to 3, then reports its count inside a big payload. The node dies.
+# **Predict** the count in the rebuilt report, with `max_restarts=1, max_task_retries=1`.
+
+
+# %%
+def actor_state(max_restarts=1, max_task_retries=1):
+    cluster, node = small_cluster()
+
+    @ray.remote(resources={"w": 0.1}, max_restarts=max_restarts, max_task_retries=max_task_retries)
+    class Counter:
+        def __init__(self):
+            self.n = 0
+
+        def incr(self):
+            self.n += 1
+            return self.n
+
+        def report(self):
+            return self.n.to_bytes(4, "big") + bytes(BIG)
+
+    counter = Counter.remote()
+    ray.get([counter.incr.remote() for _ in range(3)])
+    report = counter.report.remote()
+    before = int.from_bytes(ray.get(report)[:4], "big")
+    cluster.remove_node(node)
+    cluster.add_node(num_cpus=2, resources={"w": 1})
+    try:
+        after = int.from_bytes(ray.get(report)[:4], "big")
+    except ray.exceptions.RayError as error:
+        after = type(error).__name__
+    return before, after
+
+
+print("restarts and retries:", sim.run(actor_state, seed=0).value)
+print("Ray's defaults (0, 0):", sim.run(lambda: actor_state(0, 0), seed=0).value)
+
+# %% [markdown]
+# ## Cliff 2: side effects
+#
+# `settle` writes a payment row, then returns a big receipt. The receipt is lost and rebuilt.
+# **Predict** how many rows the table holds. Then set `idempotent=True`.
+
+# %%
+from miniray.liveness.services import Services
+
+
+def side_effect(idempotent=False):
+    cluster, node = small_cluster()
+    services = Services()
+
+    @ray.remote(resources={"w": 0.1})
+    def settle(order):
+        time.sleep(1)
+        if idempotent:
+            services.db.upsert("payments", order, 100)
+        else:
+            services.db.insert("payments", f"{order} at t={sim.now():g}", 100)
+        return bytes(BIG)
+
+    receipt = settle.remote("order-17")
+    ray.get(receipt)
+    cluster.remove_node(node)
+    cluster.add_node(num_cpus=2, resources={"w": 1})
+    ray.get(receipt)
+    return services.db.rows("payments")
+
+
+print(sim.run(side_effect, seed=0).value)
+
+# %% [markdown]
+# ## Cliff 3: a dead owner
+#
+# `stashed` above was created by `ray.put` *inside a task*: its owner was that task's worker,
+# on the node that died. The owner kept the lineage, so the lineage died too:
+# `OwnerDiedError`. `table`, put by the driver, is owned by the driver and lives on the head.
+#
+# ## Rebuild or materialize?
+#
+# A 12-stage pipeline loses the node that holds its intermediates after stage 7. Rebuilding
+# re-runs stages 1 to 7; materializing stage 7 costs a write on every run and a read after a
+# loss. Drag the sliders; tick *measure in miniray* to run the pipeline both ways.
+
+# %%
+import ipywidgets  # noqa: F401  (the lab installs a package when a cell imports it)
+
+from faultlines.widgets.lineage_calculator import lineage_calculator
+
+lineage_calculator()
+
+# %% [markdown]
+# The pipeline itself (course code in `faultlines.stories.lineage`): run it with and without
+# materialization and compare against a clean run of 12 × 40 s.
+
+# %%
+import functools
+
+from faultlines.stories.lineage import pipeline
+
+for materialize in (False, True):
+    run = sim.run(functools.partial(pipeline, materialize=materialize), seed=0)
+    print(
+        f"materialize={materialize}: done at t = {run.value:g} s, {run.value - 12 * 40:g} s more than a clean run"
+    )
