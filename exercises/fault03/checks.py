@@ -106,6 +106,11 @@ def four_outputs(sub: Any, ctx: Any) -> dict:
         except Exception as e:
             first = str(e).strip().splitlines()
             values[name] = ("error", f"{type(e).__name__}: {first[0] if first else ''}")
+    # Drop the references in a fixed order, so the objects are freed in the same order on every
+    # Python (which frees a finished frame's locals in an order of its own).
+    del ready, ref
+    for name in OUTPUTS:
+        refs[name] = None
     return {"values": values, "ledger": list(ledger.lines)}
 
 
