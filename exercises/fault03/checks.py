@@ -73,7 +73,8 @@ def _describe(value: Any, want: bytes) -> str:
 
 @checks.scenario("four-outputs")
 def four_outputs(sub: Any, ctx: Any) -> dict:
-    ctx.cluster(workers=2, cpus_per_worker=2)
+    cluster = ctx.cluster(workers=2, cpus_per_worker=2)
+    node_ids = [n.node_id for n in cluster.worker_nodes]  # NodeAffinity takes ids, not names
     ledger = Ledger(ctx.services)
     refs = sub.build(ledger)
     if not isinstance(refs, dict) or set(refs) != set(OUTPUTS):
@@ -91,8 +92,10 @@ def four_outputs(sub: Any, ctx: Any) -> dict:
 
     ray.get(
         [
-            downstream.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=True)).remote(i)
-            for i, node in enumerate(ctx.nodes)
+            downstream.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=True)).remote(
+                i
+            )
+            for i, node_id in enumerate(node_ids)
         ]
     )
     values: dict[str, Any] = {}
