@@ -26,7 +26,14 @@ MTBF_S = 4.5  # sqrt(2 * 1.0 * 4.5) = 3 s between checkpoints: every 3 steps
 START = 1
 OVERHEAD_SLACK = 1.02  # an interval's expected overhead may be 2% above the best one's
 # (mean time between preemptions, checkpoint cost, step time), in seconds
-CLUSTERS = [(4.5, 1.0, 1.0), (3600.0, 20.0, 2.0), (600.0, 3.0, 0.5), (7200.0, 60.0, 30.0), (200.0, 25.0, 4.0), (20.0, 0.5, 10.0)]
+CLUSTERS = [
+    (4.5, 1.0, 1.0),
+    (3600.0, 20.0, 2.0),
+    (600.0, 3.0, 0.5),
+    (7200.0, 60.0, 30.0),
+    (200.0, 25.0, 4.0),
+    (20.0, 0.5, 10.0),
+]
 
 
 def next_weights(step: int, weights: int) -> int:

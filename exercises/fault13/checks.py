@@ -65,7 +65,7 @@ def _workload(ctx: Any, node_ids: list[str]) -> dict:
     on = [NodeAffinitySchedulingStrategy(node_id, soft=True) for node_id in node_ids]
     first, second = 0, 1
     prepared = prepare.options(scheduling_strategy=on[first]).remote()
-    embedder = Embedder.options(scheduling_strategy=on[second]).remote()
+    embedder = Embedder.options(scheduling_strategy=on[second]).remote()  # type: ignore[attr-defined]
     embedded = embedder.embed.remote(prepared)
     written = write.remote(embedded)
     refs = {"prepared": prepared, "embedded": embedded, "written": written}
