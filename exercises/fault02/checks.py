@@ -1,0 +1,98 @@
+"""fault02 checks: a tally actor survives kills by restarting and restoring its last checkpoint.
+
+The driver sends three numbered additions to the learner's actor and then asks for the total.
+The actor's worker is crashed before or after any of its interactions (the checkpoint store's
+calls are interactions), and its node may be lost. After any such schedule, every call must
+return, and the total must count each addition exactly once.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import miniray as ray
+from faultlines.grader.checks import Checks
+
+checks = Checks()
+ADDS = [(1, 5), (2, 7), (3, 11)]  # (sequence number, amount)
+TOTAL = sum(amount for _, amount in ADDS)
+
+
+class CheckpointStore:
+    """Durable storage outside the actor (a simulated service: it outlives workers and nodes).
+
+    store.save(state)   keeps a copy of `state` (any picklable value) as the latest checkpoint
+    store.load()        a copy of the latest checkpoint, or None if none was saved
+    """
+
+    def __init__(self, services: Any) -> None:
+        self._svc = services
+        self.latest: Any = None
+        self.saves = 0
+
+    def save(self, state: Any) -> None:
+        kept = copy.deepcopy(state)  # a copy: mutating the actor's state later must not change it
+
+        def run() -> None:
+            self.latest = kept
+            self.saves += 1
+
+        self._svc.call("checkpoints", "save", "tally", run)
+
+    def load(self) -> Any:
+        return self._svc.call(
+            "checkpoints", "load", "tally", lambda: copy.deepcopy(self.latest), record=False
+        )
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0] if text else ''}"
+
+
+@checks.scenario("three-adds")
+def three_adds(sub: Any, ctx: Any) -> dict:
+    ctx.cluster(workers=2)
+    store = CheckpointStore(ctx.services)
+    tally_class = sub.make_tally(store)
+    if not hasattr(tally_class, "remote"):
+        return {"shape": f"make_tally() returned {type(tally_class).__name__}, not a @ray.remote class"}
+    tally = tally_class.remote()
+    calls: dict[str, str] = {}
+    refs = [(f"add({seq}, {amount})", tally.add.remote(seq, amount)) for seq, amount in ADDS]
+    for label, ref in refs:
+        try:
+            ray.get(ref)
+            calls[label] = "ok"
+        except Exception as e:
+            calls[label] = _first_line(e)
+    # Drop the references in a fixed order, so the objects are freed in the same order on every
+    # Python (which frees a finished frame's locals in an order of its own).
+    del ref
+    refs.clear()
+    outcome: dict[str, Any] = {"calls": calls}
+    try:
+        outcome["total"] = ray.get(tally.total.remote())
+    except Exception as e:
+        calls["total()"] = _first_line(e)
+    return outcome
+
+
+@checks.invariant("calls-return")
+def calls_return(outcome: dict, ctx: Any) -> list[str]:
+    if "shape" in outcome:
+        return [outcome["shape"]]
+    return [f"{label} raised {result}" for label, result in outcome["calls"].items() if result != "ok"]
+
+
+@checks.invariant("total-exact")
+def total_exact(outcome: dict, ctx: Any) -> str | None:
+    if "total" not in outcome:  # the shape was wrong, or total() raised: calls-return says so
+        return None
+    total = outcome["total"]
+    if total == TOTAL:
+        return None
+    if isinstance(total, int | float) and total > TOTAL:
+        return f"total() returned {total}, expected {TOTAL}: an addition was counted twice"
+    return f"total() returned {total!r}, expected {TOTAL}: an addition was lost"

@@ -1,0 +1,208 @@
+"""fault04 checks: a training job on spot nodes resumes from its checkpoints, at a good interval.
+
+Two scenarios. "interval" asks choose_interval for the checkpoint interval of a few clusters
+(mean time between preemptions, checkpoint cost, step time) and compares the expected overhead
+of each answer with the best whole number of steps. "train" runs the learner's loop as a Ray
+task (the harness retries it, as a spot job's launcher would) under preemptions: the node under
+it is lost, or its worker killed, between any two of its steps or checkpoints.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from typing import Any
+
+import miniray as ray
+from faultlines.grader.checks import Checks
+from miniray import sim
+
+checks = Checks()
+STEPS = 9  # a multiple of the interval: a needless checkpoint after the last step shows
+STEP_S = 1.0
+CHECKPOINT_S = 1.0
+MTBF_S = 4.5  # sqrt(2 * 1.0 * 4.5) = 3 s between checkpoints: every 3 steps
+START = 1
+OVERHEAD_SLACK = 1.02  # an interval's expected overhead may be 2% above the best one's
+# (mean time between preemptions, checkpoint cost, step time), in seconds
+CLUSTERS = [
+    (4.5, 1.0, 1.0),
+    (3600.0, 20.0, 2.0),
+    (600.0, 3.0, 0.5),
+    (7200.0, 60.0, 30.0),
+    (200.0, 25.0, 4.0),
+    (20.0, 0.5, 10.0),
+]
+
+
+def next_weights(step: int, weights: int) -> int:
+    """What one training step does to the weights (a stand-in that remembers every step's order)."""
+    return (weights * 31 + step + 7) % 1_000_003
+
+
+def expected_weights() -> int:
+    w = START
+    for step in range(STEPS):
+        w = next_weights(step, w)
+    return w
+
+
+def overhead(steps: int, mtbf_s: float, checkpoint_s: float, step_s: float) -> float:
+    """Expected fraction of time lost to checkpoints and to redone work, first order (Young):
+    a checkpoint costs C every tau seconds, and a preemption loses tau / 2 on average."""
+    tau = steps * step_s
+    return checkpoint_s / tau + tau / (2 * mtbf_s)
+
+
+def best_steps(mtbf_s: float, checkpoint_s: float, step_s: float) -> int:
+    guess = max(1, round(math.sqrt(2 * checkpoint_s * mtbf_s) / step_s))
+    return min(range(max(1, guess - 3), guess + 4), key=lambda k: overhead(k, mtbf_s, checkpoint_s, step_s))
+
+
+class Checkpoints:
+    """Durable checkpoint storage for the job (a simulated service; it outlives the spot nodes).
+
+    ckpt.save(step, weights)   takes CHECKPOINT_S of the job's time; keeps (step, weights)
+    ckpt.load()                the last saved (step, weights), or None
+    """
+
+    def __init__(self, services: Any) -> None:
+        self._svc = services
+        self.latest: tuple[int, Any] | None = None
+        self.saved_steps: list[int] = []
+
+    def save(self, step: int, weights: Any) -> None:
+        time.sleep(CHECKPOINT_S)  # writing the checkpoint is not free: that is the trade-off
+        kept = (int(step), copy.deepcopy(weights))
+
+        def run() -> None:
+            self.latest = kept
+            self.saved_steps.append(kept[0])
+
+        self._svc.call("checkpoints", "save", f"step-{kept[0]}", run)
+
+    def load(self) -> tuple[int, Any] | None:
+        return self._svc.call(
+            "checkpoints", "load", "latest", lambda: copy.deepcopy(self.latest), record=False
+        )
+
+
+class Trainer:
+    """do_step(step, weights): one training step (STEP_S of the job's time); returns new weights."""
+
+    def __init__(self, services: Any) -> None:
+        self._svc = services
+        self.runs: list[int] = []  # the steps run, in order, repeats included
+
+    def do_step(self, step: int, weights: int) -> int:
+        time.sleep(STEP_S)
+
+        def run() -> int:
+            self.runs.append(step)
+            return next_weights(step, weights)
+
+        return self._svc.call("trainer", "step", f"step-{step}", run)
+
+
+def _interval(sub: Any, mtbf_s: float, checkpoint_s: float, step_s: float) -> tuple[int | None, str]:
+    try:
+        k = sub.choose_interval(mtbf_s, checkpoint_s, step_s)
+    except Exception as e:
+        return None, f"choose_interval({mtbf_s}, {checkpoint_s}, {step_s}) raised {type(e).__name__}: {e}"
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        return (
+            None,
+            f"choose_interval({mtbf_s}, {checkpoint_s}, {step_s}) returned {k!r}, not a whole number of steps >= 1",
+        )
+    return k, ""
+
+
+@checks.scenario("interval")
+def interval(sub: Any, ctx: Any) -> dict:
+    return {"intervals": [(cluster, *_interval(sub, *cluster)) for cluster in CLUSTERS]}
+
+
+@checks.scenario("train")
+def train(sub: Any, ctx: Any) -> dict:
+    ctx.cluster(workers=2)
+    k, problem = _interval(sub, MTBF_S, CHECKPOINT_S, STEP_S)
+    if k is None:
+        return {"intervals": [((MTBF_S, CHECKPOINT_S, STEP_S), None, problem)]}
+    ckpt, trainer = Checkpoints(ctx.services), Trainer(ctx.services)
+
+    @ray.remote(max_retries=-1)  # the launcher starts the job again after every preemption
+    def job() -> Any:
+        return sub.train(ckpt, STEPS, k, trainer.do_step)
+
+    begin = sim.now()
+    weights = ray.get(job.remote())
+    return {
+        "interval": k,
+        "weights": weights,
+        "runs": list(trainer.runs),
+        "saved": list(ckpt.saved_steps),
+        "elapsed": sim.now() - begin,
+        "preemptions": len(ctx.faults),
+    }
+
+
+@checks.invariant("interval-near-optimal")
+def near_optimal(outcome: dict, ctx: Any) -> list[str]:
+    problems = []
+    for (mtbf_s, checkpoint_s, step_s), k, problem in outcome.get("intervals", []):
+        if k is None:
+            problems.append(problem)
+            continue
+        best = best_steps(mtbf_s, checkpoint_s, step_s)
+        got, low = overhead(k, mtbf_s, checkpoint_s, step_s), overhead(best, mtbf_s, checkpoint_s, step_s)
+        if got > OVERHEAD_SLACK * low:
+            problems.append(
+                f"for preemptions every {mtbf_s:g} s on average, checkpoints costing {checkpoint_s:g} s and "
+                f"steps of {step_s:g} s, an interval of {k} steps loses {100 * got:.1f}% of the time; "
+                f"the best interval loses {100 * low:.1f}%"
+            )
+    return problems
+
+
+@checks.invariant("finishes-with-the-right-weights")
+def right_weights(outcome: dict, ctx: Any) -> str | None:
+    if "weights" not in outcome:
+        return None
+    want = expected_weights()
+    if outcome["weights"] == want:
+        return None
+    runs = outcome["runs"]
+    return (
+        f"train returned weights {outcome['weights']!r}, expected {want}: the steps run were {runs}, "
+        f"so a step was skipped or applied on top of the wrong weights"
+    )
+
+
+@checks.invariant("resumes-from-the-last-checkpoint")
+def resumes(outcome: dict, ctx: Any) -> str | None:
+    if "weights" not in outcome:
+        return None
+    k, runs = outcome["interval"], outcome["runs"]
+    redone = len(runs) - STEPS
+    allowed = outcome["preemptions"] * k
+    if redone > allowed:
+        return (
+            f"{redone} steps were run again after {outcome['preemptions']} preemption(s); with a checkpoint "
+            f"every {k} steps, at most {allowed} should be (the steps run: {runs})"
+        )
+    return None
+
+
+@checks.invariant("checkpoint-overhead")
+def checkpoint_overhead(outcome: dict, ctx: Any) -> str | None:
+    if "weights" not in outcome or outcome["preemptions"]:
+        return None
+    k, saved = outcome["interval"], outcome["saved"]
+    most = (STEPS - 1) // k  # at every multiple of k short of the last step
+    if len(saved) > most:
+        return (
+            f"{len(saved)} checkpoints in a run of {STEPS} steps without preemption (at steps {saved}); "
+            f"every {k} steps is at most {most}: each one costs {CHECKPOINT_S:g} s"
+        )
+    return None

@@ -1,0 +1,15 @@
+import math
+
+
+def choose_interval(mtbf_s, checkpoint_s, step_s):
+    return max(1, round(math.sqrt(2 * checkpoint_s * mtbf_s) / step_s))
+
+
+def train(ckpt, steps, interval, do_step):
+    step, weights = 0, 1  # checkpoints are saved, but never read back
+    while step < steps:
+        weights = do_step(step, weights)
+        step += 1
+        if step % interval == 0 and step < steps:
+            ckpt.save(step, weights)
+    return weights

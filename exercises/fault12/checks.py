@@ -1,0 +1,149 @@
+"""fault12 checks: read a run's timeline and memory summary, and name what went wrong.
+
+Each scenario runs a small job generated from its seed (random.Random(seed), so the same seed
+gives the same run and another seed another one): map tasks named map-0..map-4 of which one is
+a straggler, a few large objects the driver puts until the store spills, and helper tasks
+(decode, resize, tokenize) whose outputs the driver drops, except one kind it keeps in a list
+after they are used: the leak. The learner's `diagnose(timeline, memory)` gets what a learner
+would open, miniray's Chrome-trace timeline (a list of event dicts) and `ray memory`'s rows.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import miniray as ray
+from faultlines.grader.checks import Checks
+from miniray.observe.blob import Blob
+from miniray.observe.timeline import timeline
+from miniray.util import state
+
+checks = Checks()
+GB = 10**9
+MAPS = 5
+KINDS = ("decode", "resize", "tokenize")
+SEEDS = (1, 2, 5, 7)  # their stragglers are map-1, map-0, map-4, map-2: no one answer fits two
+
+
+def _job(seed: int) -> dict:
+    """Run seed's job on the current cluster; return the truth the answers are graded against."""
+    rng = random.Random(seed)
+    slow = rng.randrange(MAPS)
+
+    @ray.remote
+    def map_part(i: int, seconds: float) -> int:
+        time.sleep(seconds)
+        return i
+
+    @ray.remote
+    def helper(i: int) -> Blob:
+        time.sleep(0.2)
+        return Blob(40_000_000, f"helper-{i}")
+
+    @ray.remote
+    def use(block: Blob) -> int:
+        return block.nbytes
+
+    @ray.remote
+    def prefetch(seconds: float) -> int:
+        time.sleep(seconds)  # a long background task: long on purpose, not a straggler
+        return 0
+
+    # A few small settings first, so the later objects' ids differ from seed to seed.
+    blobs = [ray.put({"setting": i}) for i in range(rng.randint(1, 4))]
+    background = prefetch.remote(9.0)
+    seconds = [(6.0 + rng.random()) if i == slow else (1.0 + rng.random() / 2) for i in range(MAPS)]
+    maps = [map_part.options(name=f"map-{i}").remote(i, seconds[i]) for i in range(MAPS)]
+    ray.get(maps)
+    ray.get(background)
+    del maps, background
+    leaky = rng.choice(KINDS)
+    held = []
+    calls = [kind for kind in KINDS for _ in range(rng.randint(1, 3))]
+    rng.shuffle(calls)
+    for i, kind in enumerate(calls):
+        ref = helper.options(name=kind).remote(i)
+        ray.get(use.remote(ref))
+        if kind == leaky:
+            held.append(ref)  # the leak: kept after its last use
+        del ref
+    # Blocks until the driver node's 2 GiB store spills the oldest objects.
+    blobs += [ray.put(Blob(int(rng.uniform(0.8, 1.0) * GB), f"block-{i}")) for i in range(rng.randint(3, 4))]
+    rows = state.memory()
+    truth = {
+        "straggler": f"map-{slow}",
+        "spilled": sorted(r["object_id"] for r in rows if r["where"] == "SPILLED"),
+        "leaked": leaky,
+    }
+    events = timeline()
+    report = {"timeline": events, "memory": [dict(r) for r in rows]}
+    del held, blobs  # dropped in a fixed order, so every Python frees them alike
+    return {"truth": truth, "report": report}
+
+
+def _scenario(seed: int) -> Any:
+    def scenario(sub: Any, ctx: Any) -> dict:
+        ctx.cluster(workers=1, cpus_per_worker=4)
+        run = _job(seed)
+        try:
+            answer = sub.diagnose(run["report"]["timeline"], run["report"]["memory"])
+        except Exception as e:
+            answer = {"error": f"{type(e).__name__}: {e}"}
+        return {"seed": seed, "truth": run["truth"], "answer": answer}
+
+    return scenario
+
+
+for _seed in SEEDS:
+    checks.scenario(f"seed-{_seed}")(_scenario(_seed))
+
+
+def _answer(outcome: dict, key: str) -> tuple[Any, str | None, bool]:
+    """(the answer for key, a problem, whether the problem is the whole answer's)."""
+    answer = outcome["answer"]
+    if not isinstance(answer, dict):
+        return None, f"seed {outcome['seed']}: diagnose returned {answer!r}; expected a dict", True
+    if "error" in answer:
+        return None, f"seed {outcome['seed']}: diagnose raised {answer['error']}", True
+    if key not in answer:
+        return None, f"seed {outcome['seed']}: diagnose's dict has no {key!r} key", False
+    return answer[key], None, False
+
+
+@checks.invariant("straggler-named")
+def straggler(outcome: dict, ctx: Any) -> str | None:
+    got, problem, _ = _answer(outcome, "straggler")
+    if problem:
+        return problem
+    want = outcome["truth"]["straggler"]
+    return (
+        None if got == want else f"seed {outcome['seed']}: straggler {got!r}, but the straggler was {want!r}"
+    )
+
+
+@checks.invariant("spill-named")
+def spill(outcome: dict, ctx: Any) -> str | None:
+    got, problem, whole = _answer(outcome, "spilled")
+    if problem:
+        return (
+            None if whole else problem
+        )  # a broken answer as a whole: straggler-named says so  # straggler-named already reports a missing or broken answer
+    want = outcome["truth"]["spilled"]
+    if isinstance(got, str):
+        got = [got]
+    if isinstance(got, list | tuple | set) and sorted(got) == want:
+        return None
+    return f"seed {outcome['seed']}: spilled {got!r}, but the spilled object(s) were {want}"
+
+
+@checks.invariant("leak-named")
+def leak(outcome: dict, ctx: Any) -> str | None:
+    got, problem, whole = _answer(outcome, "leaked")
+    if problem:
+        return None if whole else problem  # a broken answer as a whole: straggler-named says so
+    want = outcome["truth"]["leaked"]
+    if got == want:
+        return None
+    return f"seed {outcome['seed']}: leaked {got!r}, but the references the driver kept were made by {want!r}"

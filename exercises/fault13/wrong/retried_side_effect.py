@@ -1,0 +1,9 @@
+def failure_table():
+    return {
+        "prepare-worker-crash": "retried",
+        "prepare-output-node-lost": "reconstructed",
+        "embed-actor-crash": "restarted",
+        "embed-actor-crash-twice": "fails: ActorDiedError",
+        "write-worker-crash": "retried",
+        "summary-owner-node-lost": "fails: OwnerDiedError",
+    }
