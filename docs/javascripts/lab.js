@@ -1,7 +1,9 @@
-// Lab panels (see hooks/lab_panel.py): boot JupyterLite only when asked, keep the embedded lab
-// in the page's light/dark scheme, and say so when the learner's saved copy of a notebook was
-// made from an older shipped version (otherwise the stale copy silently shadows the new one);
-// "Download .ipynb" gives the learner's saved copy when there is one.
+// Lab panels (see hooks/lab_panel.py): boot JupyterLite only when asked (its files are
+// prefetched while the learner reads), keep the embedded lab in the page's light/dark scheme,
+// give it the whole screen on a phone, save the learner's edits when they leave, say so when
+// the kernel cannot start (with a Retry), and say so when the learner's saved copy of a
+// notebook was made from an older shipped version (otherwise the stale copy silently shadows
+// the new one); "Download .ipynb" gives the learner's saved copy when there is one.
 (function () {
   "use strict";
 
@@ -181,9 +183,32 @@
     return lite + "notebooks/index.html?path=" + encodeURIComponent(panel.dataset.notebook);
   }
 
+  // A phone gets the lab full screen: embedded in the page, the notebook would take the
+  // screen's height and catch every swipe meant for the page. lab.css holds the same width.
+  const PHONE = window.matchMedia("(max-width: 44.984375em)");
+
+  function expand(panel) {
+    if (!PHONE.matches) return;
+    panel.classList.add("fl-lab--expanded");
+    document.documentElement.classList.add("fl-lab-open");
+    const frame = panel.querySelector(".fl-lab__iframe");
+    if (frame) frame.focus();
+  }
+
+  function collapse(panel) {
+    panel.classList.remove("fl-lab--expanded");
+    document.documentElement.classList.remove("fl-lab-open");
+    const start = panel.querySelector(".fl-lab__start");
+    start.scrollIntoView({ block: "center" });
+    start.focus();
+  }
+
   function startLab(panel) {
     const holder = panel.querySelector(".fl-lab__frame");
-    if (holder.querySelector("iframe")) return;
+    if (holder.querySelector("iframe")) {
+      expand(panel); // on a phone, the start button becomes "Return to the lab"
+      return;
+    }
     const frame = document.createElement("iframe");
     frame.className = "fl-lab__iframe";
     frame.title = panel.dataset.notebook ? "Lab notebook " + panel.dataset.notebook : "Playground";
@@ -195,8 +220,114 @@
     }
     panel.classList.add("fl-lab--started");
     const start = panel.querySelector(".fl-lab__start");
-    start.disabled = true;
-    start.textContent = "Lab started";
+    const label = panel.dataset.app === "lab" ? "playground" : "lab";
+    if (PHONE.matches) {
+      start.textContent = "Return to the " + label;
+    } else {
+      start.disabled = true;
+      start.textContent = label === "lab" ? "Lab started" : "Playground started";
+    }
+    expand(panel);
+  }
+
+  // The lab's own work is saved into the browser by JupyterLab's autosave (every second, see
+  // playground/overrides.json); this saves what the last second changed when the learner
+  // leaves, and before a Retry replaces the lab.
+  async function saveEdits(frame) {
+    let app = null;
+    try {
+      app = frame.contentWindow && frame.contentWindow.jupyterapp;
+    } catch (error) {
+      return;
+    }
+    if (!app || !app.shell || !app.shell.widgets) return;
+    const saves = [];
+    for (const widget of app.shell.widgets("main")) {
+      const context = widget.context;
+      if (context && context.model && context.model.dirty && !context.model.readOnly) saves.push(context.save());
+    }
+    await Promise.allSettled(saves);
+  }
+
+  function saveAllLabs() {
+    document.querySelectorAll(".fl-lab__iframe").forEach((frame) => saveEdits(frame));
+  }
+
+  // The kernel runs in a worker, which tells this page on LAB_CHANNEL when it cannot start
+  // (playground/kernel_boot.mjs). Every open tab hears it: a lab whose kernel runs is left be.
+  const LAB_CHANNEL = "fault-lines-lab";
+  const FAILED_DOWNLOAD =
+    "The lab could not start because one of its files did not download; check your connection and press Retry.";
+  const FAILED_START = "The lab's Python could not start; press Retry to start it again.";
+
+  function kernelRuns(frame) {
+    try {
+      const app = frame.contentWindow.jupyterapp;
+      for (const widget of app.shell.widgets("main")) {
+        const session = widget.sessionContext && widget.sessionContext.session;
+        const status = session && session.kernel && session.kernel.status;
+        if (status === "idle" || status === "busy") return true;
+      }
+    } catch (error) {
+      // No app yet: its kernel cannot be running.
+    }
+    return false;
+  }
+
+  function showFailure(message) {
+    document.querySelectorAll(".fl-lab").forEach((panel) => {
+      const frame = panel.querySelector(".fl-lab__iframe");
+      if (!frame || kernelRuns(frame)) return;
+      const notice = panel.querySelector(".fl-lab__failed");
+      notice.querySelector(".fl-lab__failed-text").textContent = message.download ? FAILED_DOWNLOAD : FAILED_START;
+      notice.hidden = false;
+      collapse(panel); // the notice is on the page, not over the lab
+      notice.querySelector(".fl-lab__retry").focus();
+    });
+  }
+
+  async function retry(panel) {
+    const frame = panel.querySelector(".fl-lab__iframe");
+    if (frame) await saveEdits(frame);
+    panel.querySelector(".fl-lab__frame").replaceChildren();
+    panel.querySelector(".fl-lab__failed").hidden = true;
+    startLab(panel);
+  }
+
+  // Fetch the kernel's files (lite/prefetch.json, most of a cold start's download) once the
+  // page is idle and a lab's button is in view, so that the click finds them in the cache.
+  let prefetched = false;
+
+  function prefetchLab(panel) {
+    if (prefetched || (navigator.connection && navigator.connection.saveData)) return;
+    prefetched = true;
+    const lite = new URL(panel.dataset.lite, window.location.href);
+    fetch(new URL("prefetch.json", lite))
+      .then((response) => (response.ok ? response.json() : []))
+      .then((paths) => {
+        for (const path of paths) {
+          const link = document.createElement("link");
+          link.rel = "prefetch";
+          link.href = new URL(path, lite).href;
+          document.head.appendChild(link);
+        }
+      })
+      .catch((error) => console.warn("lab prefetch skipped:", error));
+  }
+
+  function prefetchWhenInView(panel) {
+    const button = panel.querySelector(".fl-lab__start");
+    const whenIdle = window.requestIdleCallback || ((callback) => setTimeout(callback, 200));
+    if (!window.IntersectionObserver) {
+      whenIdle(() => prefetchLab(panel));
+      return;
+    }
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      whenIdle(() => prefetchLab(panel));
+    });
+    observer.observe(button);
   }
 
   async function checkForStaleCopy(panel) {
@@ -213,6 +344,7 @@
     holder.replaceChildren();
     await deleteCopy(panel.dataset.storage, panel.dataset.notebook);
     panel.querySelector(".fl-lab__notice").hidden = true;
+    panel.classList.remove("fl-lab--started");
     const start = panel.querySelector(".fl-lab__start");
     start.disabled = false;
     start.textContent = "Start the lab";
@@ -232,7 +364,10 @@
         downloadNotebook(panel, download);
       });
     }
+    panel.querySelector(".fl-lab__collapse").addEventListener("click", () => collapse(panel));
+    panel.querySelector(".fl-lab__retry").addEventListener("click", () => retry(panel));
     checkForStaleCopy(panel).catch((error) => console.warn("stale-copy check skipped:", error));
+    prefetchWhenInView(panel);
   }
 
   function followSchemeChanges() {
@@ -243,4 +378,11 @@
 
   document.querySelectorAll(".fl-lab").forEach(setUp);
   followSchemeChanges();
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveAllLabs());
+  window.addEventListener("pagehide", saveAllLabs);
+  if (window.BroadcastChannel) {
+    new BroadcastChannel(LAB_CHANNEL).addEventListener("message", (event) => {
+      if (event.data && event.data.type === "kernel-failed") showFailure(event.data);
+    });
+  }
 })();

@@ -24,6 +24,9 @@ def test_playground_lists_every_lesson_and_runs_one_with_miniray(new_context, ba
     assert LESSON in shipped
 
     frame_locator, frame = start_playground(page)
+    # The lab has the page's width: no empty navigation or table-of-contents column beside it.
+    box = page.locator("iframe.fl-lab__iframe").bounding_box()
+    assert box["width"] >= 1100, f"the playground gets {box['width']} px of a 1280 px window"
 
     # The learner opens the lessons folder: every shipped notebook is there, nothing else.
     browser_items = frame_locator.locator(".jp-FileBrowser .jp-DirListing-item")

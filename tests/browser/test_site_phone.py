@@ -1,0 +1,98 @@
+"""A phone (390 px, touch) as a first-class reader, in real Chromium: the lab opens full screen
+with nothing clipped or scrolling sideways, "Back to the page" puts it away and a finger then
+scrolls the page past it; the Playground's notebook gets the screen's width too.
+
+Screenshots go to build/screenshots/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import pytest
+from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, start_playground, wait_for_output
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
+
+# Every element of the notebook that could push the page sideways: CodeMirror's scrollers
+# (a long line that does not wrap), outputs, the toolbar and the menu bar.
+OVERFLOWING_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll(
+      '.cm-scroller, .jp-OutputArea-output, .jp-NotebookPanel-toolbar, .jp-Toolbar, #menu-panel, .lm-MenuBar')) {
+    if (el.offsetParent && el.scrollWidth > el.clientWidth + 1) {
+      out.push(`${el.className.split(' ')[0]}: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+  }
+  return out;
+}"""
+
+
+def _screenshot(page, name: str) -> None:
+    out = REPO / "build/screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / name))
+
+
+def _swipe_up(context, page, distance: int) -> None:
+    """A finger's swipe (Chromium's synthetic touch scroll gesture), from the middle of the screen."""
+    cdp = context.new_cdp_session(page)
+    cdp.send(
+        "Input.synthesizeScrollGesture",
+        {"x": 195, "y": 600, "yDistance": -distance, "gestureSourceType": "touch", "speed": 2000},
+    )
+    cdp.detach()
+
+
+def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_past_it(new_context, base_url):
+    context, traffic = new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base_url + "lessons/01-mini-runtime/")
+    frame_locator, frame = start_lab(page)
+
+    # The lab has the screen: its iframe is the viewport's width, under the "back" bar.
+    box = page.locator("iframe.fl-lab__iframe").bounding_box()
+    assert box["x"] == 0 and box["width"] == 390, box
+    assert box["y"] < 80 and box["y"] + box["height"] >= 843, box
+
+    run_all_cells(frame)
+    wait_for_output(frame_locator, "[0, 2, 4, 6]")
+    # A long line wraps instead of scrolling sideways; nothing in the notebook is clipped.
+    frame.wait_for_function("() => document.querySelectorAll('.cm-lineWrapping').length > 0", timeout=30_000)
+    assert frame.evaluate(OVERFLOWING_JS) == []
+    assert frame.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    _screenshot(page, "lesson-lab-390px.png")
+
+    # Back to the page: the lab is put away (still running), and a swipe scrolls the page.
+    page.get_by_role("button", name="Back to the page").click()
+    assert page.locator("iframe.fl-lab__iframe").is_hidden()
+    before = page.evaluate("window.scrollY")
+    _swipe_up(context, page, 600)
+    page.wait_for_function(f"() => window.scrollY > {before + 200}", timeout=10_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    _screenshot(page, "lesson-page-390px.png")
+
+    # The start button brings the same lab back (same kernel: the outputs are still there).
+    page.get_by_role("button", name="Return to the lab").click()
+    assert page.locator("iframe.fl-lab__iframe").bounding_box()["width"] == 390
+    assert frame_locator.locator(".jp-OutputArea-output", has_text="[0, 2, 4, 6]").count() >= 1
+    traffic.assert_clean()
+
+
+def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_url):
+    context, traffic = new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base_url + "playground/")
+    frame_locator, frame = start_playground(page)
+    box = page.locator("iframe.fl-lab__iframe").bounding_box()
+    assert box["x"] == 0 and box["width"] == 390, box
+
+    frame.evaluate("() => window.jupyterapp.commands.execute('docmanager:open', {path: 'lessons/01_mini_runtime.ipynb'})")
+    notebook = frame_locator.locator(".jp-NotebookPanel .jp-Cell").first
+    notebook.wait_for(timeout=BOOT_TIMEOUT_MS)
+    width = frame.evaluate("document.querySelector('.jp-NotebookPanel').getBoundingClientRect().width")
+    assert width >= 350, f"the notebook gets {width} px of a 390 px screen"
+    run_all_cells(frame)
+    wait_for_output(frame_locator, "[0, 2, 4, 6]")
+    _screenshot(page, "playground-390px.png")
+    traffic.assert_clean()
