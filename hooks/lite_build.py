@@ -22,8 +22,8 @@ import lesson_notebooks
 # that happens to be installed in the build venv (jupytext's, pygments') is left out.
 FEDERATED_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
 CONFIG_FILES = ("jupyter-lite.json", "overrides.json")
-# The apps' pages that get playground/follow_scheme.js (a full-screen lab in the reader's scheme).
-SCHEME_SCRIPT = "follow-scheme.js"
+# The apps' pages that get playground/lab_page.js (saving as the learner goes; the reader's scheme).
+PAGE_SCRIPT = "lab-page.js"
 APP_PAGES = ("lab/index.html", "notebooks/index.html")
 # What a lesson page fetches ahead of "Start the lab" (docs/javascripts/lab.js): the kernel's
 # files, most of a cold start's download. Relative to the lite build's root.
@@ -62,15 +62,15 @@ def _write_build_config(repo: Path, lite_src: Path) -> None:
     shutil.copy2(repo / "playground/notebooks/jupyter-lite.json", lite_src / "notebooks/jupyter-lite.json")
 
 
-def add_scheme_script(repo: Path, out_dir: Path) -> None:
-    """Copy follow_scheme.js into the lite build and load it from each app's page."""
-    shutil.copy2(repo / "playground/follow_scheme.js", out_dir / SCHEME_SCRIPT)
-    tag = f'<script src="../{SCHEME_SCRIPT}"></script>'
+def add_page_script(repo: Path, out_dir: Path) -> None:
+    """Copy lab_page.js into the lite build and load it from each app's page."""
+    shutil.copy2(repo / "playground/lab_page.js", out_dir / PAGE_SCRIPT)
+    tag = f'<script src="../{PAGE_SCRIPT}"></script>'
     for name in APP_PAGES:
         page = out_dir / name
         html = page.read_text(encoding="utf-8")
         if html.count("</head>") != 1:
-            raise SystemExit(f"lite build: {name} has no single </head> to load {SCHEME_SCRIPT} before")
+            raise SystemExit(f"lite build: {name} has no single </head> to load {PAGE_SCRIPT} before")
         page.write_text(html.replace("</head>", f"  {tag}\n</head>"), encoding="utf-8")
 
 
@@ -104,7 +104,7 @@ def build_lite(repo: Path, out_dir: Path, log=print) -> dict[str, lesson_noteboo
     )
     if result.returncode:
         raise SystemExit(f"jupyter lite build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
-    add_scheme_script(repo, out_dir)
+    add_page_script(repo, out_dir)
     patched = kernel_boot_order.reorder_boot(out_dir)
     log(f"Kernel boot reordered (imports before the drive mount) in {', '.join(patched)}")
     log(f"Kernel loader installed (warm starts from snapshot {kernel_boot.install_loader(repo, out_dir)})")

@@ -230,8 +230,8 @@
     expand(panel);
   }
 
-  // The lab's own work is saved into the browser by JupyterLab's autosave (every second, see
-  // playground/overrides.json); this saves what the last second changed when the learner
+  // The lab saves the learner's work into the browser a second after each change (the lite
+  // pages' playground/lab_page.js); this saves what the last second changed when the learner
   // leaves, and before a Retry replaces the lab.
   async function saveEdits(frame) {
     let app = null;
