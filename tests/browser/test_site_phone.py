@@ -7,12 +7,19 @@ Screenshots go to build/screenshots/ for a person to look at.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, start_playground, wait_for_output
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "has_touch": True,
+    "is_mobile": True,
+}
 
 # Every element of the notebook that could push the page sideways: CodeMirror's scrollers
 # (a long line that does not wrap), outputs, the toolbar and the menu bar.
@@ -87,7 +94,9 @@ def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_u
     box = page.locator("iframe.fl-lab__iframe").bounding_box()
     assert box["x"] == 0 and box["width"] == 390, box
 
-    frame.evaluate("() => window.jupyterapp.commands.execute('docmanager:open', {path: 'lessons/01_mini_runtime.ipynb'})")
+    frame.evaluate(
+        "() => window.jupyterapp.commands.execute('docmanager:open', {path: 'lessons/01_mini_runtime.ipynb'})"
+    )
     notebook = frame_locator.locator(".jp-NotebookPanel .jp-Cell").first
     notebook.wait_for(timeout=BOOT_TIMEOUT_MS)
     width = frame.evaluate("document.querySelector('.jp-NotebookPanel').getBoundingClientRect().width")
@@ -95,4 +104,36 @@ def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_u
     run_all_cells(frame)
     wait_for_output(frame_locator, "[0, 2, 4, 6]")
     _screenshot(page, "playground-390px.png")
+    traffic.assert_clean()
+
+
+# The smallest label of each lesson figure as the reader sees it: the SVG's font size (in its
+# own px) times the scale at which the image is shown.
+SMALLEST_LABEL_PX_JS = """(img) => {
+  const drawn = Number(img.getAttribute('width'));
+  return 10 * img.getBoundingClientRect().width / drawn;
+}"""
+
+
+def test_a_figure_on_a_phone_opens_with_readable_labels_and_is_drawn_dark_in_dark_mode(
+    new_context, base_url, site_dir
+):
+    # Every label in the figures is drawn at 10 px (matplotlib's default size in this course).
+    svg = (site_dir / "figures/checkpoint_interval.svg").read_text()
+    sizes = {float(size) for size in re.findall(r"font-size: ([0-9.]+)px", svg)}
+    assert sizes == {10.0}, sizes
+    context, traffic = new_context(color_scheme="dark", **PHONE)
+    page = context.new_page()
+    page.goto(base_url + "lessons/06-checkpoint-interval/")
+    figure = page.locator(".fl-figure img").first
+    figure.scroll_into_view_if_needed()
+    assert figure.evaluate(SMALLEST_LABEL_PX_JS) < 8  # too small in the page's column...
+    figure.tap()
+    large = page.locator("dialog.fl-figure-dialog img")
+    large.wait_for()
+    assert large.evaluate(SMALLEST_LABEL_PX_JS) >= 8  # ...readable once tapped
+    assert "invert" in large.evaluate("(img) => getComputedStyle(img).filter")
+    _screenshot(page, "figure-enlarged-390px-dark.png")
+    page.get_by_role("button", name="Close").click()
+    assert page.locator("dialog.fl-figure-dialog").count() == 0
     traffic.assert_clean()

@@ -30,13 +30,19 @@ def test_a_missing_path_answers_404_with_the_sites_page(base_url, site_dir):
 
 
 def test_text_and_wasm_go_gzip_compressed_and_archives_as_they_are(base_url, site_dir):
-    for path in ("lessons/01-mini-runtime/", "lite/static/pyodide/pyodide.asm.wasm", "lite/jupyter-lite.json"):
+    for path in (
+        "lessons/01-mini-runtime/",
+        "lite/static/pyodide/pyodide.asm.wasm",
+        "lite/jupyter-lite.json",
+    ):
         status, headers, body = _get(base_url + path, **{"Accept-Encoding": "gzip"})
         local = site_dir / (path + "index.html" if path.endswith("/") else path)
         assert status == 200 and headers.get("Content-Encoding") == "gzip", path
         assert gzip.decompress(body) == local.read_bytes()
         assert len(body) < local.stat().st_size
-    status, headers, body = _get(base_url + "lite/static/pyodide/python_stdlib.zip", **{"Accept-Encoding": "gzip"})
+    status, headers, body = _get(
+        base_url + "lite/static/pyodide/python_stdlib.zip", **{"Accept-Encoding": "gzip"}
+    )
     assert status == 200 and "Content-Encoding" not in headers
     assert body == (site_dir / "lite/static/pyodide/python_stdlib.zip").read_bytes()
     # No Accept-Encoding: the file as it is.
