@@ -203,6 +203,17 @@
     start.focus();
   }
 
+  // JupyterLab opens with its file browser beside the notebook: on a phone that leaves the
+  // notebook a sliver. There it opens one document at a time, sidebar closed.
+  async function fitPlaygroundToPhone(frame) {
+    if (!PHONE.matches) return;
+    const app = await jupyterApp(frame, 60000, (candidate) => Boolean(candidate.shell && candidate.restored), 200);
+    if (!app) return;
+    await app.restored;
+    if (app.shell.collapseLeft) app.shell.collapseLeft();
+    if ("mode" in app.shell) app.shell.mode = "single-document";
+  }
+
   function startLab(panel) {
     const holder = panel.querySelector(".fl-lab__frame");
     if (holder.querySelector("iframe")) {
@@ -213,7 +224,10 @@
     frame.className = "fl-lab__iframe";
     frame.title = panel.dataset.notebook ? "Lab notebook " + panel.dataset.notebook : "Playground";
     frame.src = labUrl(panel);
-    frame.addEventListener("load", () => followPageScheme(frame));
+    frame.addEventListener("load", () => {
+      followPageScheme(frame);
+      if (panel.dataset.app === "lab") fitPlaygroundToPhone(frame);
+    });
     holder.appendChild(frame);
     if (panel.dataset.notebook) {
       startKernelEarly(frame, panel.dataset.notebook).catch((error) => console.warn("early kernel start skipped:", error));

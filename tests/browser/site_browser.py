@@ -26,7 +26,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-BOOT_TIMEOUT_MS = 120_000  # a cold kernel boot on 2 busy cores, with margin
+BOOT_TIMEOUT_MS = 240_000  # a cold kernel boot on 2 cores shared with other builds, with margin
 
 # All saved copies of a notebook in the lab's browser storage (see docs/javascripts/lab.js).
 READ_SAVED_COPY_JS = """async ([storage, path]) => {

