@@ -67,19 +67,15 @@ def test_a_missing_page_under_a_sub_path_gets_the_styled_404_page(new_context, s
     response = page.goto(subpath_url + "lessons/no-such-lesson/")
     assert response.status == 404
     page.wait_for_load_state("networkidle")
-    assert "404" in page.title()
+    assert "404" in page.locator("article h1").inner_text()
     # Its stylesheets and scripts come from under the sub-path: the page is styled.
     assert failed == [subpath_url + "lessons/no-such-lesson/"]
     assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") in (
         "sticky",
         "fixed",
     )
-    assert page.locator(".md-header a.md-logo").get_attribute("href") in (
-        subpath_url,
-        BASE,
-        ".",
-        "/fault-lines",
-    )
+    # Its links lead into the published site, not to the host's root.
+    assert page.locator(".md-header a.md-logo").get_attribute("href").startswith(BASE)
     traffic.assert_clean()
 
 

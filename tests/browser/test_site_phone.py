@@ -107,7 +107,8 @@ def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_u
     notebook = frame_locator.locator(".jp-NotebookPanel .jp-Cell").first
     notebook.wait_for(timeout=BOOT_TIMEOUT_MS)
     width = frame.evaluate("document.querySelector('.jp-NotebookPanel').getBoundingClientRect().width")
-    assert width >= 350, f"the notebook gets {width} px of a 390 px screen"
+    # All but JupyterLab's two narrow side tab bars.
+    assert width >= 0.8 * 390, f"the notebook gets {width} px of a 390 px screen"
     run_all_cells(frame)
     wait_for_output(frame_locator, "[0, 2, 4, 6]")
     _screenshot(page, "playground-390px.png")
