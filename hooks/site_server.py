@@ -175,21 +175,27 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def handler_for(
-    base: str = "/", link: Link | None = None, sent_bytes: list[int] | None = None, handler=SiteHandler
-):
+    base: str = "/",
+    link: Link | None = None,
+    sent_bytes: list[int] | None = None,
+    handler: type[SiteHandler] = SiteHandler,
+) -> type[SiteHandler]:
     """A handler class serving under `base` (e.g. "/fault-lines/"), optionally over a slow link."""
     if not (base.startswith("/") and base.endswith("/")):
         raise ValueError(f"the base path must start and end with '/': {base!r}")
     return type("ConfiguredSiteHandler", (handler,), {"base": base, "link": link, "sent_bytes": sent_bytes})
 
 
-def serve(directory: Path, port: int = 0, handler=SiteHandler):
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        pass  # a page closed mid-download resets its connections; that is not a server failure
+
+
+def serve(
+    directory: Path, port: int = 0, handler: type[SiteHandler] = SiteHandler
+) -> tuple[QuietServer, str]:
     """Serve directory on 127.0.0.1 in a daemon thread; returns (server, URL of the site's root)."""
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(handler, directory=str(directory))
-    )
-    # A page closed mid-download resets its connections; that is not a server failure.
-    server.handle_error = lambda request, address: None
+    server = QuietServer(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}{handler.base}"
 
