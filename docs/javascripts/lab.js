@@ -1,5 +1,5 @@
-// Lab panels (see hooks/lab_panel.py): boot JupyterLite only when asked (its files are
-// prefetched while the learner reads), keep the embedded lab in the page's light/dark scheme,
+// Lab panels (see hooks/lab_panel.py): boot JupyterLite only when asked (lab_prefetch.js
+// fetches its files while the learner reads), keep the embedded lab in the page's light/dark scheme,
 // give it the whole screen on a phone, save the learner's edits when they leave, say so when
 // the kernel cannot start (with a Retry), and say so when the learner's saved copy of a
 // notebook was made from an older shipped version (otherwise the stale copy silently shadows
@@ -308,42 +308,6 @@
     startLab(panel);
   }
 
-  // Fetch the kernel's files (lite/prefetch.json, most of a cold start's download) once the
-  // page is idle and a lab's button is in view, so that the click finds them in the cache.
-  let prefetched = false;
-
-  function prefetchLab(panel) {
-    if (prefetched || (navigator.connection && navigator.connection.saveData)) return;
-    prefetched = true;
-    const lite = new URL(panel.dataset.lite, window.location.href);
-    fetch(new URL("prefetch.json", lite))
-      .then((response) => (response.ok ? response.json() : []))
-      .then((paths) => {
-        for (const path of paths) {
-          const link = document.createElement("link");
-          link.rel = "prefetch";
-          link.href = new URL(path, lite).href;
-          document.head.appendChild(link);
-        }
-      })
-      .catch((error) => console.warn("lab prefetch skipped:", error));
-  }
-
-  function prefetchWhenInView(panel) {
-    const button = panel.querySelector(".fl-lab__start");
-    const whenIdle = window.requestIdleCallback || ((callback) => setTimeout(callback, 200));
-    if (!window.IntersectionObserver) {
-      whenIdle(() => prefetchLab(panel));
-      return;
-    }
-    const observer = new IntersectionObserver((entries) => {
-      if (!entries.some((entry) => entry.isIntersecting)) return;
-      observer.disconnect();
-      whenIdle(() => prefetchLab(panel));
-    });
-    observer.observe(button);
-  }
-
   async function checkForStaleCopy(panel) {
     if (!panel.dataset.notebook) return;
     const notice = panel.querySelector(".fl-lab__notice");
@@ -381,7 +345,6 @@
     panel.querySelector(".fl-lab__collapse").addEventListener("click", () => collapse(panel));
     panel.querySelector(".fl-lab__retry").addEventListener("click", () => retry(panel));
     checkForStaleCopy(panel).catch((error) => console.warn("stale-copy check skipped:", error));
-    prefetchWhenInView(panel);
   }
 
   function followSchemeChanges() {
