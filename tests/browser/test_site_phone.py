@@ -67,6 +67,8 @@ def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_pas
     # A long line wraps instead of scrolling sideways; nothing in the notebook is clipped.
     frame.wait_for_function("() => document.querySelectorAll('.cm-lineWrapping').length > 0", timeout=30_000)
     assert frame.evaluate(OVERFLOWING_JS) == []
+    # No "Not Trusted" badge: it means nothing to a learner here.
+    assert frame_locator.locator(".jp-NotebookTrustedStatus").count() == 0
     assert frame.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     _screenshot(page, "lesson-lab-390px.png")
 

@@ -43,3 +43,23 @@ def test_playground_lists_every_lesson_and_runs_one_with_miniray(new_context, ba
     assert wait_for_output(frame_locator, LESSON_OUTPUT).strip() == LESSON_OUTPUT
 
     traffic.assert_clean()
+
+
+def test_the_full_screen_lab_follows_the_readers_scheme(new_context, base_url):
+    # A reader whose system is dark: "Open it full screen" opens a dark JupyterLab.
+    context, traffic = new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    page = context.new_page()
+    page.goto(base_url + "playground/")
+    page.get_by_role("link", name="Open it full screen").click()
+    page.wait_for_function(
+        "() => document.body.dataset.jpThemeName === 'JupyterLab Dark'", timeout=BOOT_TIMEOUT_MS
+    )
+    # A reader who chose light with the site's toggle, on that dark system: a light JupyterLab.
+    page.goto(base_url + "playground/")
+    page.locator("label[title='Switch to light mode']:visible").click()
+    assert page.evaluate("document.body.dataset.mdColorScheme") == "default"
+    page.get_by_role("link", name="Open it full screen").click()
+    page.wait_for_function(
+        "() => document.body.dataset.jpThemeName === 'JupyterLab Light'", timeout=BOOT_TIMEOUT_MS
+    )
+    traffic.assert_clean()
