@@ -76,7 +76,9 @@ def test_a_missing_page_under_a_sub_path_gets_the_styled_404_page(new_context, s
     )
     # Its links lead into the published site, not to the host's root.
     assert page.locator(".md-header a.md-logo").get_attribute("href").startswith(BASE)
-    traffic.assert_clean()
+    # The one console error is Chromium reporting the page's own 404 status.
+    assert traffic.off_site() == []
+    assert [e for e in traffic.errors if "status of 404" not in e] == []
 
 
 # Runs the code cells of the notebooks given on the command line, each in a fresh namespace, in
