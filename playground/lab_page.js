@@ -25,9 +25,13 @@
   // next save on a timer whether or not the last one finished, and on a busy machine a save
   // takes longer than a second; two saves in flight then look to JupyterLab like someone else
   // changed the file, and it asks the learner to overwrite or revert.
-  async function keepSaving(app) {
-    for (;;) {
-      await sleep(SAVE_EVERY_MS);
+  // The lesson page (docs/javascripts/lab.js) asks for a save when the learner leaves and
+  // before a Retry: through the same chain, so that its save cannot overlap this one's and
+  // write an older copy last.
+  let chain = Promise.resolve();
+
+  function saveDirty(app) {
+    chain = chain.then(async () => {
       for (const widget of app.shell.widgets("main")) {
         const context = widget.context;
         const model = context && context.model;
@@ -39,6 +43,15 @@
           console.warn("Fault Lines: the notebook could not be saved in this browser.", error);
         }
       }
+    });
+    return chain;
+  }
+
+  async function keepSaving(app) {
+    window.faultLinesSaveNow = () => saveDirty(app);
+    for (;;) {
+      await sleep(SAVE_EVERY_MS);
+      await saveDirty(app);
     }
   }
 

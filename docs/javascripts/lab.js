@@ -248,19 +248,13 @@
   // pages' playground/lab_page.js); this saves what the last second changed when the learner
   // leaves, and before a Retry replaces the lab.
   async function saveEdits(frame) {
-    let app = null;
+    let save = null;
     try {
-      app = frame.contentWindow && frame.contentWindow.jupyterapp;
+      save = frame.contentWindow && frame.contentWindow.faultLinesSaveNow;
     } catch (error) {
       return;
     }
-    if (!app || !app.shell || !app.shell.widgets) return;
-    const saves = [];
-    for (const widget of app.shell.widgets("main")) {
-      const context = widget.context;
-      if (context && context.model && context.model.dirty && !context.model.readOnly) saves.push(context.save());
-    }
-    await Promise.allSettled(saves);
+    if (save) await save();
   }
 
   function saveAllLabs() {
