@@ -1,6 +1,6 @@
 """MkDocs hook: builds the JupyterLite playground and wires it into the course pages.
 
-- on_config: lists docs/design/ pages in the nav.
+- on_config: lists docs/design/ pages in the nav, last, under "Contributing".
 - on_pre_build: renders the lesson figures (lessons/figures/*.py, see lesson_figures.py), writes the
   shipped notebooks, runs the lite build (build/lite).
 - on_files: adds each figure's SVG to the site as figures/<name>.svg.
@@ -54,11 +54,12 @@ def _storage_name() -> str:
 
 
 def on_config(config, **kwargs):
-    # docs/design/ is written by the runtime's engineers: list its pages under "Design" without
-    # anyone editing mkdocs.yml, so a new design note never fails the strict build for nav.
+    # docs/design/ is written by the course's engineers, for maintainers rather than learners:
+    # list its pages at the end, under "Contributing", without anyone editing mkdocs.yml, so a
+    # new design note never fails the strict build for nav.
     design = sorted((Path(config["docs_dir"]) / "design").glob("*.md"))
     if design and config["nav"] is not None:
-        config["nav"].append({"Design": [f"design/{page.name}" for page in design]})
+        config["nav"].append({"Contributing": [f"design/{page.name}" for page in design]})
     exercise_pages.add_nav(config, REPO)
     return config
 

@@ -3,6 +3,9 @@
 Nothing heavy happens until "Start the lab": the iframe to the JupyterLite app is created by
 docs/javascripts/lab.js on click, so a lesson page opens instantly and boots one kernel only
 when asked. The panel carries what the script needs as data attributes.
+
+On a phone the started lab fills the screen (`.fl-lab__stage`), with a bar to go back to the
+lesson: an embedded notebook would take the screen's height and trap the finger's scrolling.
 """
 
 from __future__ import annotations
@@ -10,6 +13,20 @@ from __future__ import annotations
 from html import escape
 
 LITE_DIR = "lite"  # where the JupyterLite build sits inside the site
+
+
+# Shared by both panels: the failure notice (shown by lab.js when the kernel cannot start) and
+# the stage that holds the iframe, with the phone's "back to the lesson" bar.
+_STAGE = """  <div class="admonition failure fl-lab__failed" role="alert" hidden>
+    <p class="fl-lab__failed-text"></p>
+    <p><button type="button" class="md-button md-button--primary fl-lab__retry">Retry</button></p>
+  </div>
+  <div class="fl-lab__stage">
+    <div class="fl-lab__bar">
+      <button type="button" class="md-button fl-lab__collapse">Back to the page</button>
+    </div>
+    <div class="fl-lab__frame"></div>
+  </div>"""
 
 
 def site_root_prefix(page_url: str) -> str:
@@ -38,7 +55,7 @@ def lesson_panel(page_url: str, notebook_path: str, sha256: str, storage_name: s
     <p><button type="button" class="md-button md-button--primary fl-lab__reset">Reset to the new version</button>
     <button type="button" class="md-button fl-lab__keep">Keep my copy</button></p>
   </div>
-  <div class="fl-lab__frame"></div>
+{_STAGE}
 </div>
 """
 
@@ -51,6 +68,6 @@ def playground_panel(page_url: str) -> str:
     <button type="button" class="md-button md-button--primary fl-lab__start">Start the playground</button>
     <a class="md-button" href="{lite}lab/index.html">Open it full screen</a>
   </div>
-  <div class="fl-lab__frame"></div>
+{_STAGE}
 </div>
 """

@@ -37,6 +37,94 @@ if still_open:
 const SNAPSHOT_KEY = new URL(`kernel-snapshot/${BOOT_ID}/memory`, import.meta.url).href;
 
 export async function loadPyodide(options) {
+  const watch = watchBootFetches(new URL(".", import.meta.url).href);
+  try {
+    return await Promise.race([boot(options), watch.failed]);
+  } catch (error) {
+    tellThePage(error);
+    throw error;
+  } finally {
+    watch.stop();
+  }
+}
+
+// A boot file that fails to download (a flaky connection drops it) must not leave the kernel
+// spinning: Pyodide only logs "wasm instantiation failed!" when pyodide.asm.wasm is cut off
+// and then waits forever. So every fetch under the Pyodide folder during the boot is watched,
+// and the first failure ends the boot. The boot pack is left out: without it the boot falls
+// back to the wheels (see installPackages).
+function watchBootFetches(prefix) {
+  const plain = globalThis.fetch;
+  let fail;
+  const failed = new Promise((_, reject) => (fail = reject));
+  failed.catch(() => {}); // handled by the race; this only keeps the console quiet
+  const watched = (url) => url.startsWith(prefix) && url !== BOOT_PACK;
+  globalThis.fetch = async function (input, init) {
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url, self.location).href;
+    let response;
+    try {
+      response = await plain.call(this, input, init);
+    } catch (error) {
+      if (watched(url)) fail(new BootFileError(url, String(error)));
+      throw error;
+    }
+    if (!watched(url)) return response;
+    if (!response.ok) fail(new BootFileError(url, `HTTP ${response.status}`));
+    return watchBody(response, (error) => fail(new BootFileError(url, String(error))));
+  };
+  return { failed, stop: () => (globalThis.fetch = plain) };
+}
+
+// A connection cut mid-file gives a response that looked fine and a body that errors: the same
+// response, with a body that reports its error before passing it on.
+function watchBody(response, onError) {
+  if (!response.body) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        onError(error);
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const { status, statusText, headers } = response;
+  return new Response(body, { status, statusText, headers });
+}
+
+class BootFileError extends Error {
+  constructor(url, why) {
+    super(`Fault Lines: ${url.split("/").pop()} did not download (${why})`);
+    this.name = "BootFileError";
+    this.url = url;
+  }
+}
+
+// The kernel runs in a worker, out of the page's sight: the lesson page (docs/javascripts/lab.js)
+// listens on this channel to tell the learner and offer Retry.
+export const LAB_CHANNEL = "fault-lines-lab";
+
+function tellThePage(error) {
+  try {
+    const channel = new BroadcastChannel(LAB_CHANNEL);
+    channel.postMessage({
+      type: "kernel-failed",
+      download: error instanceof BootFileError,
+      detail: String(error && error.message ? error.message : error),
+    });
+    channel.close();
+  } catch {
+    // No BroadcastChannel: the kernel's own error is all there is.
+  }
+  console.error("Fault Lines: the kernel could not start.", error);
+}
+
+async function boot(options) {
   // The boot packages are unpacked from BOOT_PACK rather than loaded by Pyodide.
   const { packages = [], ...rest } = options;
   const pack = fetchPack();

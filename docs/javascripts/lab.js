@@ -1,7 +1,9 @@
-// Lab panels (see hooks/lab_panel.py): boot JupyterLite only when asked, keep the embedded lab
-// in the page's light/dark scheme, and say so when the learner's saved copy of a notebook was
-// made from an older shipped version (otherwise the stale copy silently shadows the new one);
-// "Download .ipynb" gives the learner's saved copy when there is one.
+// Lab panels (see hooks/lab_panel.py): boot JupyterLite only when asked (lab_prefetch.js
+// fetches its files while the learner reads), keep the embedded lab in the page's light/dark scheme,
+// give it the whole screen on a phone, save the learner's edits when they leave, say so when
+// the kernel cannot start (with a Retry), and say so when the learner's saved copy of a
+// notebook was made from an older shipped version (otherwise the stale copy silently shadows
+// the new one); "Download .ipynb" gives the learner's saved copy when there is one.
 (function () {
   "use strict";
 
@@ -181,22 +183,123 @@
     return lite + "notebooks/index.html?path=" + encodeURIComponent(panel.dataset.notebook);
   }
 
+  // A phone gets the lab full screen: embedded in the page, the notebook would take the
+  // screen's height and catch every swipe meant for the page. lab.css holds the same width.
+  const PHONE = window.matchMedia("(max-width: 44.984375em)");
+
+  function expand(panel) {
+    if (!PHONE.matches) return;
+    panel.classList.add("fl-lab--expanded");
+    document.documentElement.classList.add("fl-lab-open");
+    const frame = panel.querySelector(".fl-lab__iframe");
+    if (frame) frame.focus();
+  }
+
+  function collapse(panel) {
+    panel.classList.remove("fl-lab--expanded");
+    document.documentElement.classList.remove("fl-lab-open");
+    const start = panel.querySelector(".fl-lab__start");
+    start.scrollIntoView({ block: "center" });
+    start.focus();
+  }
+
+  // JupyterLab opens with its file browser beside the notebook: on a phone that leaves the
+  // notebook a sliver. There it opens one document at a time, sidebar closed.
+  async function fitPlaygroundToPhone(frame) {
+    if (!PHONE.matches) return;
+    const app = await jupyterApp(frame, 60000, (candidate) => Boolean(candidate.shell && candidate.restored), 200);
+    if (!app) return;
+    await app.restored;
+    if (app.shell.collapseLeft) app.shell.collapseLeft();
+    if ("mode" in app.shell) app.shell.mode = "single-document";
+  }
+
   function startLab(panel) {
     const holder = panel.querySelector(".fl-lab__frame");
-    if (holder.querySelector("iframe")) return;
+    if (holder.querySelector("iframe")) {
+      expand(panel); // on a phone, the start button becomes "Return to the lab"
+      return;
+    }
     const frame = document.createElement("iframe");
     frame.className = "fl-lab__iframe";
     frame.title = panel.dataset.notebook ? "Lab notebook " + panel.dataset.notebook : "Playground";
     frame.src = labUrl(panel);
-    frame.addEventListener("load", () => followPageScheme(frame));
+    frame.addEventListener("load", () => {
+      followPageScheme(frame);
+      if (panel.dataset.app === "lab") fitPlaygroundToPhone(frame);
+    });
     holder.appendChild(frame);
     if (panel.dataset.notebook) {
       startKernelEarly(frame, panel.dataset.notebook).catch((error) => console.warn("early kernel start skipped:", error));
     }
     panel.classList.add("fl-lab--started");
     const start = panel.querySelector(".fl-lab__start");
-    start.disabled = true;
-    start.textContent = "Lab started";
+    const label = panel.dataset.app === "lab" ? "playground" : "lab";
+    if (PHONE.matches) {
+      start.textContent = "Return to the " + label;
+    } else {
+      start.disabled = true;
+      start.textContent = label === "lab" ? "Lab started" : "Playground started";
+    }
+    expand(panel);
+  }
+
+  // The lab saves the learner's work into the browser a second after each change (the lite
+  // pages' playground/lab_page.js); this saves what the last second changed when the learner
+  // leaves, and before a Retry replaces the lab.
+  async function saveEdits(frame) {
+    let save = null;
+    try {
+      save = frame.contentWindow && frame.contentWindow.faultLinesSaveNow;
+    } catch (error) {
+      return;
+    }
+    if (save) await save();
+  }
+
+  function saveAllLabs() {
+    document.querySelectorAll(".fl-lab__iframe").forEach((frame) => saveEdits(frame));
+  }
+
+  // The kernel runs in a worker, which tells this page on LAB_CHANNEL when it cannot start
+  // (playground/kernel_boot.mjs). Every open tab hears it: a lab whose kernel runs is left be.
+  const LAB_CHANNEL = "fault-lines-lab";
+  const FAILED_DOWNLOAD =
+    "The lab could not start because one of its files did not download; check your connection and press Retry.";
+  const FAILED_START = "The lab's Python could not start; press Retry to start it again.";
+
+  function kernelRuns(frame) {
+    try {
+      const app = frame.contentWindow.jupyterapp;
+      for (const widget of app.shell.widgets("main")) {
+        const session = widget.sessionContext && widget.sessionContext.session;
+        const status = session && session.kernel && session.kernel.status;
+        if (status === "idle" || status === "busy") return true;
+      }
+    } catch (error) {
+      // No app yet: its kernel cannot be running.
+    }
+    return false;
+  }
+
+  function showFailure(message) {
+    document.querySelectorAll(".fl-lab").forEach((panel) => {
+      const frame = panel.querySelector(".fl-lab__iframe");
+      if (!frame || kernelRuns(frame)) return;
+      const notice = panel.querySelector(".fl-lab__failed");
+      notice.querySelector(".fl-lab__failed-text").textContent = message.download ? FAILED_DOWNLOAD : FAILED_START;
+      notice.hidden = false;
+      collapse(panel); // the notice is on the page, not over the lab
+      notice.querySelector(".fl-lab__retry").focus();
+    });
+  }
+
+  async function retry(panel) {
+    const frame = panel.querySelector(".fl-lab__iframe");
+    if (frame) await saveEdits(frame);
+    panel.querySelector(".fl-lab__frame").replaceChildren();
+    panel.querySelector(".fl-lab__failed").hidden = true;
+    startLab(panel);
   }
 
   async function checkForStaleCopy(panel) {
@@ -213,6 +316,7 @@
     holder.replaceChildren();
     await deleteCopy(panel.dataset.storage, panel.dataset.notebook);
     panel.querySelector(".fl-lab__notice").hidden = true;
+    panel.classList.remove("fl-lab--started");
     const start = panel.querySelector(".fl-lab__start");
     start.disabled = false;
     start.textContent = "Start the lab";
@@ -232,6 +336,8 @@
         downloadNotebook(panel, download);
       });
     }
+    panel.querySelector(".fl-lab__collapse").addEventListener("click", () => collapse(panel));
+    panel.querySelector(".fl-lab__retry").addEventListener("click", () => retry(panel));
     checkForStaleCopy(panel).catch((error) => console.warn("stale-copy check skipped:", error));
   }
 
@@ -243,4 +349,11 @@
 
   document.querySelectorAll(".fl-lab").forEach(setUp);
   followSchemeChanges();
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveAllLabs());
+  window.addEventListener("pagehide", saveAllLabs);
+  if (window.BroadcastChannel) {
+    new BroadcastChannel(LAB_CHANNEL).addEventListener("message", (event) => {
+      if (event.data && event.data.type === "kernel-failed") showFailure(event.data);
+    });
+  }
 })();

@@ -26,7 +26,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-BOOT_TIMEOUT_MS = 120_000  # a cold kernel boot on 2 busy cores, with margin
+BOOT_TIMEOUT_MS = 240_000  # a cold kernel boot on 2 cores shared with other builds, with margin
 
 # All saved copies of a notebook in the lab's browser storage (see docs/javascripts/lab.js).
 READ_SAVED_COPY_JS = """async ([storage, path]) => {
@@ -61,6 +61,11 @@ SESSION_READY_JS = """() => {
 def start_lab(page: Page) -> tuple[FrameLocator, Frame]:
     """Click "Start the lab" and wait until the notebook app shows its notebook."""
     page.get_by_role("button", name="Start the lab").click()
+    return wait_for_lab(page)
+
+
+def wait_for_lab(page: Page) -> tuple[FrameLocator, Frame]:
+    """Wait until the lesson's lab iframe shows its notebook and its app is restored."""
     frame_locator = page.frame_locator("iframe.fl-lab__iframe")
     frame_locator.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=BOOT_TIMEOUT_MS)
     frame = page.frame(url=lambda url: "/lite/notebooks/" in url)
@@ -80,14 +85,16 @@ def start_playground(page: Page) -> tuple[FrameLocator, Frame]:
     return frame_locator, frame
 
 
-def edit_and_save(page: Page, frame_locator: FrameLocator, storage: str, path: str, marker: str) -> None:
-    """Append `marker` to the first code cell as a learner would, save, and wait until the saved
-    copy in the lab's browser storage has it."""
+def type_in_first_cell(page: Page, frame_locator: FrameLocator, text: str) -> None:
+    """Append a line to the first code cell as a learner would (and press nothing else: no Ctrl+S)."""
     editor = frame_locator.locator(".jp-CodeCell .cm-content").first
     editor.click()
     page.keyboard.press("Control+End")
-    page.keyboard.type("\n" + marker)
-    page.keyboard.press("Control+s")
+    page.keyboard.type("\n" + text)
+
+
+def wait_for_saved_copy(page: Page, storage: str, path: str, marker: str) -> None:
+    """Wait until the saved copy of the notebook in the lab's browser storage has `marker`."""
     page.wait_for_function(
         "async (args) => { const m = await (" + READ_SAVED_COPY_JS + ")(args);"
         " return !!m && JSON.stringify(m.content).includes(args[2]); }",

@@ -7,7 +7,14 @@ import json
 import subprocess
 
 import pytest
-from site_browser import AGE_SAVED_COPY_JS, REPO, edit_and_save, panel_data, start_lab
+from site_browser import (
+    AGE_SAVED_COPY_JS,
+    REPO,
+    panel_data,
+    start_lab,
+    type_in_first_cell,
+    wait_for_saved_copy,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -44,9 +51,10 @@ def test_download_gives_the_shipped_notebook_until_the_learner_saves_a_copy(new_
     # A browser that never opened the lab gets the notebook as shipped.
     assert _download(page) == (file_name, shipped)
 
-    # The learner edits and saves in the lab: the download is their copy, a valid notebook.
+    # The learner edits in the lab (saved as they go): the download is their copy, a valid notebook.
     frame_locator, _ = start_lab(page)
-    edit_and_save(page, frame_locator, data["storage"], data["notebook"], EDIT_MARKER)
+    type_in_first_cell(page, frame_locator, EDIT_MARKER)
+    wait_for_saved_copy(page, data["storage"], data["notebook"], EDIT_MARKER)
     name, body = _download(page)
     assert name == file_name
     _assert_valid_notebook(body)

@@ -24,6 +24,9 @@ def test_playground_lists_every_lesson_and_runs_one_with_miniray(new_context, ba
     assert LESSON in shipped
 
     frame_locator, frame = start_playground(page)
+    # The lab has the page's width: no empty navigation or table-of-contents column beside it.
+    box = page.locator("iframe.fl-lab__iframe").bounding_box()
+    assert box["width"] >= 1100, f"the playground gets {box['width']} px of a 1280 px window"
 
     # The learner opens the lessons folder: every shipped notebook is there, nothing else.
     browser_items = frame_locator.locator(".jp-FileBrowser .jp-DirListing-item")
@@ -40,3 +43,28 @@ def test_playground_lists_every_lesson_and_runs_one_with_miniray(new_context, ba
     assert wait_for_output(frame_locator, LESSON_OUTPUT).strip() == LESSON_OUTPUT
 
     traffic.assert_clean()
+
+
+def test_the_full_screen_lab_follows_the_readers_scheme(new_context, base_url):
+    # A reader whose system is dark: "Open it full screen" opens a dark JupyterLab.
+    context, traffic = new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    page = context.new_page()
+    missing = []
+    page.on("response", lambda response: response.status == 404 and missing.append(response.url))
+    page.goto(base_url + "playground/")
+    page.get_by_role("link", name="Open it full screen").click()
+    page.wait_for_function(
+        "() => document.body.dataset.jpThemeName === 'JupyterLab Dark'", timeout=BOOT_TIMEOUT_MS
+    )
+    # A reader who chose light with the site's toggle, on that dark system: a light JupyterLab.
+    page.goto(base_url + "playground/")
+    page.locator("label[title='Switch to light mode']:visible").click()
+    assert page.evaluate("document.body.dataset.mdColorScheme") == "default"
+    page.get_by_role("link", name="Open it full screen").click()
+    page.wait_for_function(
+        "() => document.body.dataset.jpThemeName === 'JupyterLab Light'", timeout=BOOT_TIMEOUT_MS
+    )
+    # A top-level JupyterLab page names no icon, so Chromium asks for /favicon.ico: the only 404.
+    assert {url.rsplit("/", 1)[-1] for url in missing} <= {"favicon.ico"}
+    assert traffic.off_site() == []
+    assert [e for e in traffic.errors if "status of 404" not in e] == []

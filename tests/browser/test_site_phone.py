@@ -1,0 +1,149 @@
+"""A phone (390 px, touch) as a first-class reader, in real Chromium: the lab opens full screen
+with nothing clipped or scrolling sideways, "Back to the page" puts it away and a finger then
+scrolls the page past it; the Playground's notebook gets the screen's width too.
+
+Screenshots go to build/screenshots/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, wait_for_output
+
+pytestmark = pytest.mark.browser
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "has_touch": True,
+    "is_mobile": True,
+}
+
+# Every element of the notebook that could push the page sideways: CodeMirror's scrollers
+# (a long line that does not wrap), outputs, the toolbar and the menu bar.
+OVERFLOWING_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll(
+      '.cm-scroller, .jp-OutputArea-output, .jp-NotebookPanel-toolbar, .jp-Toolbar, #menu-panel, .lm-MenuBar')) {
+    if (el.offsetParent && el.scrollWidth > el.clientWidth + 1) {
+      out.push(`${el.className.split(' ')[0]}: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+  }
+  return out;
+}"""
+
+
+def _screenshot(page, name: str) -> None:
+    out = REPO / "build/screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / name))
+
+
+def _swipe_up(context, page, distance: int) -> None:
+    """A finger's swipe up from low on the screen, as raw touch events."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": 195, "y": 780}]})
+    for y in range(770, 780 - distance, -20):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": 195, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_past_it(new_context, base_url):
+    context, traffic = new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base_url + "lessons/01-mini-runtime/")
+    frame_locator, frame = start_lab(page)
+
+    # The lab has the screen: its iframe is the viewport's width, under the "back" bar.
+    box = page.locator("iframe.fl-lab__iframe").bounding_box()
+    assert box["x"] == 0 and box["width"] == 390, box
+    assert box["y"] < 80 and box["y"] + box["height"] >= 843, box
+
+    run_all_cells(frame)
+    wait_for_output(frame_locator, "[0, 2, 4, 6]")
+    # A long line wraps instead of scrolling sideways; nothing in the notebook is clipped.
+    frame.wait_for_function("() => document.querySelectorAll('.cm-lineWrapping').length > 0", timeout=30_000)
+    assert frame.evaluate(OVERFLOWING_JS) == []
+    # No "Not Trusted" badge: it means nothing to a learner here.
+    assert frame_locator.locator(".jp-NotebookTrustedStatus").count() == 0
+    assert frame.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    _screenshot(page, "lesson-lab-390px.png")
+
+    # Back to the page: the lab is put away (still running), and a swipe scrolls the page.
+    page.get_by_role("button", name="Back to the page").click()
+    assert page.locator("iframe.fl-lab__iframe").is_hidden()
+    before = page.evaluate("window.scrollY")
+    _swipe_up(context, page, 400)
+    page.wait_for_function(f"() => window.scrollY > {before}", timeout=10_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    _screenshot(page, "lesson-page-390px.png")
+
+    # The start button brings the same lab back (same kernel: the outputs are still there).
+    page.get_by_role("button", name="Return to the lab").click()
+    assert page.locator("iframe.fl-lab__iframe").bounding_box()["width"] == 390
+    assert frame_locator.locator(".jp-OutputArea-output", has_text="[0, 2, 4, 6]").count() >= 1
+    traffic.assert_clean()
+
+
+def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_url):
+    context, traffic = new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base_url + "playground/")
+    # On a phone the lab opens with its file browser closed (start_playground waits for it).
+    page.get_by_role("button", name="Start the playground").click()
+    frame_locator = page.frame_locator("iframe.fl-lab__iframe")
+    frame_locator.locator(".jp-LabShell").wait_for(timeout=BOOT_TIMEOUT_MS)
+    frame = page.frame(url=lambda url: "/lite/lab/" in url)
+    frame.wait_for_function("() => window.jupyterapp", timeout=BOOT_TIMEOUT_MS)
+    frame.evaluate("() => window.jupyterapp.restored")
+    frame.wait_for_function("() => window.jupyterapp.shell.leftCollapsed", timeout=30_000)
+    box = page.locator("iframe.fl-lab__iframe").bounding_box()
+    assert box["x"] == 0 and box["width"] == 390, box
+
+    frame.evaluate(
+        "() => window.jupyterapp.commands.execute('docmanager:open', {path: 'lessons/01_mini_runtime.ipynb'})"
+    )
+    notebook = frame_locator.locator(".jp-NotebookPanel .jp-Cell").first
+    notebook.wait_for(timeout=BOOT_TIMEOUT_MS)
+    width = frame.evaluate("document.querySelector('.jp-NotebookPanel').getBoundingClientRect().width")
+    # All but JupyterLab's two narrow side tab bars.
+    assert width >= 0.8 * 390, f"the notebook gets {width} px of a 390 px screen"
+    run_all_cells(frame)
+    wait_for_output(frame_locator, "[0, 2, 4, 6]")
+    _screenshot(page, "playground-390px.png")
+    traffic.assert_clean()
+
+
+# The smallest label of each lesson figure as the reader sees it: the SVG's font size (in its
+# own px) times the scale at which the image is shown.
+SMALLEST_LABEL_PX_JS = """(img) => {
+  const drawn = Number(img.getAttribute('width'));
+  return 10 * img.getBoundingClientRect().width / drawn;
+}"""
+
+
+def test_a_figure_on_a_phone_opens_with_readable_labels_and_is_drawn_dark_in_dark_mode(
+    new_context, base_url, site_dir
+):
+    # Every label in the figures is drawn at 10 px (matplotlib's default size in this course).
+    svg = (site_dir / "figures/checkpoint_interval.svg").read_text()
+    sizes = {float(size) for size in re.findall(r"font-size: ([0-9.]+)px", svg)}
+    assert sizes == {10.0}, sizes
+    context, traffic = new_context(color_scheme="dark", **PHONE)
+    page = context.new_page()
+    page.goto(base_url + "lessons/06-checkpoint-interval/")
+    figure = page.locator(".fl-figure img").first
+    figure.scroll_into_view_if_needed()
+    assert figure.evaluate(SMALLEST_LABEL_PX_JS) < 8  # too small in the page's column...
+    figure.tap()
+    large = page.locator("dialog.fl-figure-dialog img")
+    large.wait_for()
+    assert large.evaluate(SMALLEST_LABEL_PX_JS) >= 8  # ...readable once tapped
+    assert "invert" in large.evaluate("(img) => getComputedStyle(img).filter")
+    _screenshot(page, "figure-enlarged-390px-dark.png")
+    page.get_by_role("button", name="Close").click()
+    assert page.locator("dialog.fl-figure-dialog").count() == 0
+    traffic.assert_clean()
