@@ -88,7 +88,7 @@ class ActorLivesLab:
     """Sliders for the actor's options, the plot and the outcomes; ``lab.view`` shows them."""
 
     def __init__(self, options: Options = Options()) -> None:
-        import ipywidgets as widgets  # type: ignore[import-untyped]  # only the live widget needs it
+        import ipywidgets as widgets  # only the live widget needs it
 
         style = {"description_width": "12em"}
         layout = widgets.Layout(width="100%", max_width="36em")

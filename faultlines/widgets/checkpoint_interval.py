@@ -136,7 +136,7 @@ class CheckpointLab:
     """The controls, the chart and the table, kept in step. ``lab.view`` is what a cell shows."""
 
     def __init__(self, knobs: Knobs = Knobs(), runs: int = 100) -> None:
-        import ipywidgets as widgets  # type: ignore[import-untyped]  # only the live widget needs it
+        import ipywidgets as widgets  # only the live widget needs it
 
         self.knobs = knobs
         self.points: list[Point] = []

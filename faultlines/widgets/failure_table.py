@@ -67,7 +67,7 @@ def changed_rows(flipped: list[tuple[ft.Decision, ft.Decision, bool]]) -> list[s
 
 class FailureTableWidget:
     def __init__(self, rows: list[Any], base: ft.Assumptions | None = None):
-        import ipywidgets as w  # type: ignore[import-untyped]
+        import ipywidgets as w
 
         self.rows = rows
         self.base = base or ft.Assumptions()

@@ -64,7 +64,7 @@ class FleetHealthWidget:
     """The controls, the strip and the table; `.box` is what a notebook cell shows."""
 
     def __init__(self, fleet_cls: Any, **start: Any):
-        import ipywidgets as w  # type: ignore[import-untyped]  # imported here so the model and chart work without ipywidgets
+        import ipywidgets as w  # imported here so the model and chart work without ipywidgets
 
         self.fleet_cls = fleet_cls
         self.probe = w.IntSlider(

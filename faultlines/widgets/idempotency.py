@@ -87,7 +87,7 @@ class IdempotencyLab:
     """The controls, the chart and the run's logs; ``lab.view`` shows them."""
 
     def __init__(self, choice: Choice = Choice()) -> None:
-        import ipywidgets as widgets  # type: ignore[import-untyped]  # only the live widget needs it
+        import ipywidgets as widgets  # only the live widget needs it
 
         style = {"description_width": "10em"}
         layout = widgets.Layout(width="100%", max_width="36em")

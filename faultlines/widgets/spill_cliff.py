@@ -57,7 +57,7 @@ class SpillCliffWidget:
     """Sliders for the fill, the new block, the disk and the readers; `.box` is what a cell shows."""
 
     def __init__(self, **start: Any):
-        import ipywidgets as w  # type: ignore[import-untyped]
+        import ipywidgets as w
 
         base = spill.SpillInputs(**start)
         self.store_gb, self.block_gb, self.cpus = base.store_gb, base.block_gb, base.cpus
