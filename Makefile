@@ -46,13 +46,12 @@ $(PYODIDE_WHEELS_STAMP): tests/pyodide/wheels.txt
 	touch $@
 pyodide-wheels: $(PYODIDE_WHEELS_STAMP)
 
-## Lint and types: ruff (lint and format) on the tree, mypy on miniray, the course package and the build.
-## hooks/ is checked on its own: its modules import each other as top-level names.
+## Lint and types: ruff (lint and format) on the tree, mypy on miniray, the course package and the site
+## build (hooks/: the MkDocs entry and its site_build package).
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy miniray faultlines
-	$(BIN)/mypy hooks
+	$(BIN)/mypy miniray faultlines hooks
 
 test: lint $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps site
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q
@@ -68,7 +67,7 @@ wheels: $(DEV_STAMP)
 bench: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP)
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python bench/run_all.py
 
-## Course site: MkDocs Material + the offline JupyterLite playground (hooks/), built into site/.
+## Course site: MkDocs Material + the offline JupyterLite playground (hooks/site_build/), built into site/.
 ## Site tools live in their own venv so the miniray dev env stays light.
 $(SITE_STAMP): requirements-site.txt
 	$(PY) -m venv $(SITE_VENV)
@@ -81,7 +80,7 @@ site: $(SITE_STAMP) $(NODE_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(SITE_VENV)/bin/mkdocs build --strict
 
 serve: site
-	$(SITE_VENV)/bin/python hooks/site_server.py site --port 8000
+	$(SITE_VENV)/bin/python -m hooks.site_build.serve site --port 8000
 
 ## Browser tests: Debian's Chromium (apt, only if missing) driven by Python playwright in the dev
 ## venv. Never `playwright install`: it downloads its own browser, which this network refuses.

@@ -13,7 +13,7 @@ from navigation.
 Cold = a fresh browser profile (empty HTTP disk cache and storage); warm = the same again in
 that profile. The clock stops when the first code cell has executed (its prompt shows [1]).
 Links: "local" (loopback) and "home" (20 Mbit/s shared by all connections, 40 ms per
-request), simulated in the server (hooks/site_server.Link): Chromium's own throttling misses
+request), simulated in the server (hooks/site_build/serve.py, Link): Chromium's own throttling misses
 the fetches a service worker makes. Bytes are the response bodies the server sent (gzip for
 text and wasm, as `make serve` and static hosts send them; 304s send none).
 Not part of `make test`: timings depend on the machine's load.
@@ -25,17 +25,15 @@ import argparse
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from hooks.site_build import serve as site_server  # the server `make serve` and the tests use
+from hooks.site_build.browser import CHROMIUM, CHROMIUM_ARGS, SESSION_READY_JS  # as the tests
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests/browser"))
-sys.path.insert(0, str(REPO / "hooks"))
-import site_server  # noqa: E402  (the server `make serve` and the tests use)
-from site_browser import CHROMIUM, CHROMIUM_ARGS, SESSION_READY_JS  # noqa: E402  (as the tests)
 
 LESSON_NOTEBOOK = "lessons/01_mini_runtime.ipynb"
 LESSON_PAGE = "lessons/01-mini-runtime/"

@@ -10,7 +10,7 @@
 // to the ordinary boot, so the worst case is the cold start.
 //
 // Both starts take the boot packages' files from one pack the site build made
-// (hooks/kernel_pack.py) instead of Pyodide's wheel-by-wheel loadPackage.
+// (hooks/site_build/kernel_pack.py) instead of Pyodide's wheel-by-wheel loadPackage.
 import { loadPyodide as loadPlain } from "./pyodide.mjs";
 import createPyodideModule from "./pyodide.asm.mjs";
 
@@ -224,7 +224,7 @@ async function save(cache, pyodide) {
 }
 
 // Offline, the matplotlib family (the only packages served from Pyodide's CDN, see
-// hooks/pyodide_lock.py) cannot be fetched. Without this, `import matplotlib` logs two console
+// hooks/site_build/kernel_lock.py) cannot be fetched. Without this, `import matplotlib` logs two console
 // errors per package and ends in a bare "No module named 'matplotlib'". With it: one console
 // warning, and the import ends in one sentence that says what is wrong and what still works.
 const OFFLINE_NOTICE_PY = `
@@ -330,7 +330,7 @@ function forwarder(holder, { name, kind }) {
 }
 
 // The pack's files go into site-packages, as loadPackage would put them (see
-// hooks/kernel_pack.py for the format). Returns the pack's loadedPackages record.
+// hooks/site_build/kernel_pack.py for the format). Returns the pack's loadedPackages record.
 function unpackFiles(pyodide, pack) {
   const { FS } = pyodide;
   const root = pyodide._api.sitepackages;

@@ -1,4 +1,4 @@
-// Loaded by the lite apps' pages (hooks/lite_build.py adds it to lab/ and notebooks/index.html),
+// Loaded by the lite apps' pages (hooks/site_build/lite_build.py adds it to lab/ and notebooks/index.html),
 // embedded in a lesson or opened full screen:
 // - it keeps the learner's notebooks saved in the browser, a second after each change, so that
 //   a reload or a closed tab loses nothing (learners do not press Ctrl+S in a page that looks

@@ -1,4 +1,4 @@
-// Lesson figures (hooks/lesson_figures.py) on a narrow screen: a figure drawn 672 px wide shows
+// Lesson figures (hooks/site_build/lesson_figures.py) on a narrow screen: a figure drawn 672 px wide shows
 // its 10 px labels at about 5 px on a phone. When a figure is shown at less than MIN_SCALE of
 // its drawn width, a tap opens it at its drawn size in a dialog that scrolls sideways.
 (function () {

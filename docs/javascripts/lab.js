@@ -1,4 +1,4 @@
-// Lab panels (see hooks/lab_panel.py): boot JupyterLite only when asked (lab_prefetch.js
+// Lab panels (see hooks/site_build/lab_panel.py): boot JupyterLite only when asked (lab_prefetch.js
 // fetches its files while the learner reads), keep the embedded lab in the page's light/dark scheme,
 // give it the whole screen on a phone, save the learner's edits when they leave, say so when
 // the kernel cannot start (with a Retry), and say so when the learner's saved copy of a

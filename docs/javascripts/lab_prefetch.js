@@ -1,4 +1,4 @@
-// Lab panels (hooks/lab_panel.py): the kernel's files are fetched before the learner presses
+// Lab panels (hooks/site_build/lab_panel.py): the kernel's files are fetched before the learner presses
 // "Start the lab", so that the click finds them in the browser's cache.
 (function () {
   "use strict";

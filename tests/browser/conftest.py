@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from site_browser import CHROMIUM, CHROMIUM_ARGS, REPO, SITE
+from site_browser import CHROMIUM, CHROMIUM_ARGS, SITE
 
-sys.path.insert(0, str(REPO / "hooks"))  # pyodide_lock, for the lock tests; site_server
-
-import site_server  # noqa: E402
+from hooks.site_build import serve as site_server
 
 
 def _missing(what: str):

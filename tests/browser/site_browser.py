@@ -1,5 +1,5 @@
-"""Shared by the site tests and bench/site_load.py: the browser to use, and driving the embedded
-lab or playground the way a learner does (start it, run cells, edit, save). Named uniquely:
+"""Shared by the site tests: driving the embedded lab or playground the way a learner does (start
+it, run cells, edit, save); the browser itself (also the benchmark's) is hooks/site_build/browser.py. Named uniquely:
 tests/ has other conftest modules, so nothing imports from `conftest`."""
 
 from __future__ import annotations
@@ -7,25 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hooks.site_build.browser import SESSION_READY_JS
+
 if TYPE_CHECKING:  # playwright may be missing: the tests then skip instead of failing to import
     from playwright.sync_api import Frame, FrameLocator, Page
 
 REPO = Path(__file__).resolve().parents[2]
 SITE = REPO / "site"
-CHROMIUM = "/usr/bin/chromium"
-# Flags for a root, headless, offline machine: without the networking ones Chromium keeps
-# trying Google's hosts, which this network refuses.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
 BOOT_TIMEOUT_MS = 240_000  # a cold kernel boot on 2 cores shared with other builds, with margin
 
 # All saved copies of a notebook in the lab's browser storage (see docs/javascripts/lab.js).
@@ -48,13 +36,6 @@ AGE_SAVED_COPY_JS = """async ([storage, path]) => {
   store.put(model, path);
   await new Promise((ok) => { tx.oncomplete = ok; });
   db.close();
-}"""
-
-
-SESSION_READY_JS = """() => {
-  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  return Boolean(panel && panel.context && panel.context.isReady && panel.sessionContext
-    && panel.sessionContext.isReady && panel.sessionContext.session);
 }"""
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-import site_server
 from site_browser import (
     panel_data,
     run_all_cells,
@@ -20,6 +19,8 @@ from site_browser import (
     wait_for_output,
     wait_for_saved_copy,
 )
+
+from hooks.site_build import serve as site_server
 
 pytestmark = pytest.mark.browser
 

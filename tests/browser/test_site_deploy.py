@@ -14,8 +14,9 @@ import sys
 import urllib.request
 
 import pytest
-import site_server
 from site_browser import REPO, run_all_cells, start_lab, wait_for_output
+
+from hooks.site_build import serve as site_server
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""Lesson figures: rendered at build time by CPython's matplotlib (hooks/lesson_figures.py) as
+"""Lesson figures: rendered at build time by CPython's matplotlib (hooks/site_build/lesson_figures.py) as
 self-contained SVG, placed with real alt text and a caption, the same bytes on every build, and
 a broken figure script stops the build with a message naming it."""
 
@@ -11,9 +11,10 @@ import subprocess
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
-import lesson_figures
 import pytest
 from site_browser import REPO
+
+from hooks.site_build import lesson_figures
 
 pytestmark = pytest.mark.browser
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-import pyodide_lock
 import pytest
 from site_browser import REPO
+
+from hooks.site_build import kernel_lock
 
 pytestmark = pytest.mark.browser
 
@@ -17,16 +18,16 @@ def lock_path(site_dir):
 
 
 def test_every_local_entry_exists_and_its_sha256_matches(lock_path):
-    assert pyodide_lock.check_lock(lock_path) == []
+    assert kernel_lock.check_lock(lock_path) == []
 
 
 def test_only_the_matplotlib_family_comes_from_pyodides_cdn_with_official_hashes(lock_path):
     lock = json.loads(lock_path.read_text())["packages"]
     official = json.loads((REPO / "node_modules/pyodide/pyodide-lock.json").read_text())
-    official_pkgs = {pyodide_lock.canonical(k): v for k, v in official["packages"].items()}
+    official_pkgs = {kernel_lock.canonical(k): v for k, v in official["packages"].items()}
     remote = {k: e for k, e in lock.items() if "://" in e["file_name"]}
     assert "matplotlib" in remote and "numpy" in remote
-    assert set(remote) <= pyodide_lock._cdn_closure(official)
+    assert set(remote) <= kernel_lock._cdn_closure(official)
     for key, entry in remote.items():
         assert entry["sha256"] == official_pkgs[key]["sha256"], key
         assert entry["file_name"].endswith("/" + official_pkgs[key]["file_name"]), key

@@ -1,4 +1,4 @@
-"""The kernel's boot pack (hooks/kernel_pack.py): the same files loadPackage would install.
+"""The kernel's boot pack (hooks/site_build/kernel_pack.py): the same files loadPackage would install.
 
 The browser tests boot kernels from it; these checks say precisely what is in it, so a pack
 that drifted from the wheels fails here with the file's name rather than as a broken import.
@@ -11,8 +11,9 @@ import json
 import struct
 import zipfile
 
-import kernel_pack
 import pytest
+
+from hooks.site_build import kernel_pack
 
 pytestmark = pytest.mark.browser
 

@@ -5,17 +5,18 @@ Named uniquely (not conftest) so the test modules and the Pyodide driver import 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
+import jupytext
+
+from hooks.site_build import (
+    lesson_notebooks,  # the build's own rule for what is a notebook
+    lesson_numbers,  # noqa: F401  (the build's placeholder filler, for test_page_numbers)
+)
+
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(REPO / "hooks"))
-
-import jupytext  # noqa: E402
-import lesson_notebooks  # noqa: E402  (the build's own rule for what is a notebook)
-import lesson_numbers  # noqa: E402, F401  (the build's placeholder filler, for test_page_numbers)
 
 
 def lesson_sources() -> list[Path]:

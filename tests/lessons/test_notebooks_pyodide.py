@@ -13,24 +13,22 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from lesson_files import HERE, REPO, code_cells, describe_failure, lesson_sources, uses_widgets
 
+from hooks.site_build import kernel_dist
+
 pytestmark = pytest.mark.pyodide
 
-WHEELS = REPO / "build/wheels/pypi"  # filled by `make site` (hooks/kernel_dist.py)
+WHEELS = REPO / "build/wheels/pypi"  # filled by `make site` (hooks/site_build/kernel_dist.py)
 TIMEOUT_S = 900
 
 
 def _kernel_wheels() -> Path:
     """The lab's wheels; fetched (hash-pinned, as the site build does) if no build made them yet."""
     if not list(WHEELS.glob("ipywidgets-*.whl")):
-        sys.path.insert(0, str(REPO / "hooks"))
-        import kernel_dist
-
         kernel_dist.fetch_pypi_wheels(REPO / "playground/kernel-wheels.txt", WHEELS)
     return WHEELS
 

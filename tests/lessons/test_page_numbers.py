@@ -1,7 +1,7 @@
 """Every number a page takes from a lesson's code is the one that code computes, in the built site.
 
 Each `{{ num module.key }}` in docs/ is recomputed here by running lessons/numbers/<module>.py
-afresh (hooks/lesson_numbers.py, the build's own runner), then looked for in the page's built
+afresh (hooks/site_build/lesson_numbers.py, the build's own runner), then looked for in the page's built
 HTML (site/) together with the plain words around it in the Markdown, so a stale build, a value
 in the wrong place or a changed model fails. No built page may keep a placeholder unfilled.
 """

@@ -23,7 +23,6 @@ def _in_site_venv(code: str, tmp_path: Path) -> str:
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, "PYTHONPATH": str(REPO / "hooks")},
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -31,7 +30,7 @@ def _in_site_venv(code: str, tmp_path: Path) -> str:
 
 def test_every_folder_gets_a_notebook_with_its_starter_and_a_check_cell(tmp_path):
     out = _in_site_venv(
-        "import sys, json; from pathlib import Path; import exercise_pages as e\n"
+        "import sys, json; from pathlib import Path; from hooks.site_build import exercise_pages as e\n"
         "shipped = e.write_notebooks(Path('.').resolve(), Path(sys.argv[1]))\n"
         "print(json.dumps({k: v.path for k, v in shipped.items()}))",
         tmp_path,

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hooks"))
-import lesson_numbers  # noqa: E402
+from hooks.site_build import lesson_numbers
 
 
 def _repo(tmp_path: Path, body: str) -> Path:

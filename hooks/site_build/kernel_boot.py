@@ -12,8 +12,6 @@ import hashlib
 import json
 from pathlib import Path
 
-import kernel_pack
-
 PLAIN_URL = "./static/pyodide/pyodide.mjs"
 LOADER = "kernel-boot.mjs"
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
@@ -27,9 +25,19 @@ def boot_id(pyodide_dir: Path, loader_source: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def install_loader(repo: Path, lite_dir: Path) -> str:
-    """Write the boot pack and the loader next to pyodide.mjs and point the kernel at them;
-    returns the BOOT_ID."""
+def _kernel_settings(config: dict) -> dict:
+    return config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
+
+
+def boot_packages(lite_dir: Path) -> list[str]:
+    """The packages the kernel loads before the first cell (the lite build's loadPyodideOptions)."""
+    config = json.loads((lite_dir / "jupyter-lite.json").read_text(encoding="utf-8"))
+    return list(_kernel_settings(config)["loadPyodideOptions"]["packages"])
+
+
+def install_loader(repo: Path, lite_dir: Path, pack: Path) -> str:
+    """Write the loader (naming the boot pack, kernel_pack.write_pack) next to pyodide.mjs and
+    point the kernel at it; returns the BOOT_ID."""
     source = (repo / "playground/kernel_boot.mjs").read_text(encoding="utf-8")
     for placeholder in ("__BOOT_ID__", "__BOOT_PACK__"):
         if source.count(placeholder) != 1:
@@ -37,8 +45,7 @@ def install_loader(repo: Path, lite_dir: Path) -> str:
     pyodide_dir = lite_dir / "static/pyodide"
     config_path = lite_dir / "jupyter-lite.json"
     config = json.loads(config_path.read_text(encoding="utf-8"))
-    settings = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
-    pack = kernel_pack.write_pack(pyodide_dir, settings["loadPyodideOptions"]["packages"])
+    settings = _kernel_settings(config)
     ident = boot_id(pyodide_dir, source)
     loader = source.replace("__BOOT_ID__", ident).replace("__BOOT_PACK__", pack.name)
     (pyodide_dir / LOADER).write_text(loader, encoding="utf-8")

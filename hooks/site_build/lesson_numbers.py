@@ -23,7 +23,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NUMBERS_DIR = "lessons/numbers"
 PLACEHOLDER = re.compile(r"\{\{ num ([A-Za-z_]\w*)\.([A-Za-z_]\w*) \}\}")
 

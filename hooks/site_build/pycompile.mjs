@@ -1,6 +1,6 @@
 // Byte-compile unpacked wheels with the very Pyodide the site ships (node_modules/pyodide,
 // npm pyodide@314.0.6), so the .pyc magic number and cache tag are exactly the browser's.
-// Usage: node hooks/pycompile.mjs <spec.json>,
+// Usage: node hooks/site_build/pycompile.mjs <spec.json>,
 // spec = {"legacy": [dirs], "cached": [dirs], "boot_imports": [module names]}:
 //   legacy: foo.pyc next to foo.py for each module that importing spec.boot_imports loads (the
 //           caller then drops those .py, as `pyodide py-compile` does);
@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PYODIDE_DIR = join(REPO, "node_modules", "pyodide");
 const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const { loadPyodide } = await import(join(PYODIDE_DIR, "pyodide.mjs"));

@@ -6,6 +6,12 @@ serve ourselves gets an entry with the sha256 of the file we actually serve. Com
 (the matplotlib family) have no wasm wheels outside Pyodide's CDN: those entries are kept
 exactly as the official lock has them (absolute CDN URL, official sha256), so plots work for
 a learner who is online and nothing else ever leaves the site.
+
+Why not the Pyodide project's `pyodide-lock` package (PyPI; this module was named after it and
+shadowed it): its version 0.1.2 reads and writes the lock through pydantic models that require
+`info.version`, which the lock of the Pyodide we ship (314.0.6) does not have, so `PyodideLockSpec.from_json` refuses our very input. Its `add_wheels_to_spec` takes
+`depends` from each wheel's metadata, where we keep Pyodide's own (shorter) lists, and it would
+add pydantic (compiled) to the build's venv for what is ~100 lines of stdlib here.
 """
 
 from __future__ import annotations
@@ -112,6 +118,17 @@ def build_lock(wheel_dir: Path, official_lock: Path, cdn_base_url: str) -> dict:
         if missing:
             raise SystemExit(f"lock: {key} depends on {missing}, which no wheel provides")
     return {"info": official["info"], "packages": packages}
+
+
+def write_lock(wheel_dir: Path, official_lock: Path, cdn_base_url: str) -> Path:
+    """Write pyodide-lock.json next to the wheels, check it, and return its path."""
+    lock = build_lock(wheel_dir, official_lock, cdn_base_url)
+    lock_path = wheel_dir / "pyodide-lock.json"
+    lock_path.write_text(json.dumps(lock, indent=1, sort_keys=True))
+    problems = check_lock(lock_path)
+    if problems:
+        raise SystemExit("pyodide-lock.json is broken:\n" + "\n".join(problems))
+    return lock_path
 
 
 def check_lock(lock_path: Path) -> list[str]:

@@ -19,7 +19,7 @@ caching of a reload is left to heuristics):
 The benchmark slows it down to a home link (`Link`): the browser's own throttling misses the
 fetches a service worker makes, so the server is where the link is simulated.
 
-    python hooks/site_server.py site [--port 8000] [--base /fault-lines/]
+    python -m hooks.site_build.serve site [--port 8000] [--base /fault-lines/]   (from the repository root)
 """
 
 from __future__ import annotations

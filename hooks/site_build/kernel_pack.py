@@ -20,7 +20,7 @@ import struct
 import zipfile
 from pathlib import Path
 
-from pyodide_lock import dependency_closure
+from .kernel_lock import dependency_closure
 
 # What pyodide.loadPackage writes into each dist-info it installs (Pyodide 314.0.6).
 LOADPACKAGE_MARKERS = {"INSTALLER": b"pyodide.loadPackage", "PYODIDE_SOURCE": b"pyodide"}
@@ -57,7 +57,10 @@ def write_pack(pyodide_dir: Path, roots: list[str]) -> Path:
     """Write boot-packages.<hash>.pack.gz next to the wheels; returns its path."""
     lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text())
     names = boot_closure(lock, roots)
-    entries, blobs, offset, owners = [], [], 0, {}
+    entries: list[list[str | int]] = []
+    blobs: list[bytes] = []
+    offset = 0
+    owners: dict[str, str] = {}  # file path in the pack -> the package that brought it
     for name in names:
         wheel = pyodide_dir / lock["packages"][name]["file_name"]
         for path, data in _wheel_files(wheel):

@@ -48,7 +48,7 @@ def _is_jupytext(path: Path) -> bool:
 
 def write_notebooks(repo: Path, contents_dir: Path) -> dict[str, ShippedNotebook]:
     """Write every notebook under contents_dir; return them keyed by stem ("01_mini_runtime")."""
-    shipped = {}
+    shipped: dict[str, ShippedNotebook] = {}
     for source in _source_files(repo):
         digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
         notebook = jupytext.read(source)

@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import jupytext
-from lesson_notebooks import ShippedNotebook
 from mkdocs.structure.files import File
+
+from .lesson_notebooks import ShippedNotebook
 
 NAV_KEY = "Exercises"
 INSTRUCTORS = "exercises/instructors.md"  # a hand-written page in docs/
@@ -79,7 +80,7 @@ def _notebook(ex: ExerciseInfo) -> Any:  # a nbformat NotebookNode (jupytext has
 
 def write_notebooks(repo: Path, contents_dir: Path) -> dict[str, ShippedNotebook]:
     """exercises/<id>.ipynb under contents_dir for each exercise; keyed by id, as lessons are by stem."""
-    shipped = {}
+    shipped: dict[str, ShippedNotebook] = {}
     for ex in exercises(repo):
         notebook = _notebook(ex)
         digest = hashlib.sha256(json.dumps([ex.version, ex.statement, ex.starter]).encode()).hexdigest()[:16]

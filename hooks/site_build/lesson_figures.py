@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).resolve().parent / "figure_runner.py"
 SCRIPTS_DIR = "lessons/figures"  # with the lessons they illustrate; outside docs/ so the .py never ships
 SITE_DIR = "figures"  # in the built site

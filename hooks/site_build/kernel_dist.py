@@ -2,22 +2,20 @@
 
 Result: <lite_src>/static/pyodide/ with Pyodide's core files (from the npm package), every wheel
 the kernel boots from (PyPI, hash-pinned), the kernel's own shim wheels, miniray and faultlines
-wheels built from this repo, all byte-compiled for Pyodide (wheel_bytecode), and a pyodide-lock.json naming
-exactly those files. jupyterlite-pyodide-kernel copies that "well-known" folder into the site
+wheels built from this repo, all byte-compiled for Pyodide (wheel_bytecode); kernel_lock then writes the pyodide-lock.json
+naming exactly those files. jupyterlite-pyodide-kernel copies that "well-known" folder into the site
 and points the kernel at it.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pyodide_lock
-import wheel_bytecode
+from . import wheel_bytecode
 
 # The four files that make a booting Pyodide; the npm package ships no package wheels.
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
@@ -107,8 +105,9 @@ def build_faultlines_wheel(repo: Path, dest: Path) -> Path:
     return wheels[0]
 
 
-def stage_pyodide(repo: Path, lite_src: Path, cdn_base_url: str) -> Path:
-    """Fill <lite_src>/static/pyodide and return the path of the lock written there."""
+def stage_pyodide(repo: Path, lite_src: Path) -> Path:
+    """Fill <lite_src>/static/pyodide with the core files and the kernel's wheels, byte-compiled;
+    returns that folder (kernel_lock.write_lock then names its wheels)."""
     npm_pyodide = repo / "node_modules/pyodide"
     if not (npm_pyodide / "pyodide.mjs").is_file():
         raise SystemExit(f"{npm_pyodide} is missing: run `npm ci` (make node-deps) first")
@@ -130,11 +129,4 @@ def stage_pyodide(repo: Path, lite_src: Path, cdn_base_url: str) -> Path:
     faultlines = build_faultlines_wheel(repo, cache / "faultlines")
     shutil.copy2(faultlines, out / faultlines.name)
     wheel_bytecode.compile_wheels(out, repo)
-
-    lock = pyodide_lock.build_lock(out, npm_pyodide / "pyodide-lock.json", cdn_base_url)
-    lock_path = out / "pyodide-lock.json"
-    lock_path.write_text(json.dumps(lock, indent=1, sort_keys=True))
-    problems = pyodide_lock.check_lock(lock_path)
-    if problems:
-        raise SystemExit("pyodide-lock.json is broken:\n" + "\n".join(problems))
-    return lock_path
+    return out

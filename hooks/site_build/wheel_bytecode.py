@@ -44,6 +44,8 @@ BOOT_IMPORTS = (
     "piplite",
     "ipykernel",
 )
+# Runs the Pyodide the site ships, under Node: its .pyc magic number is the browser's.
+PYCOMPILE = Path(__file__).resolve().with_name("pycompile.mjs")
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)  # fixed, so a rebuild gives the same bytes and sha256
 
 
@@ -111,9 +113,7 @@ def compile_wheels(wheel_dir: Path, repo: Path, log=print) -> None:
                 }
             )
         )
-        result = subprocess.run(
-            ["node", str(repo / "hooks/pycompile.mjs"), str(spec)], capture_output=True, text=True
-        )
+        result = subprocess.run(["node", str(PYCOMPILE), str(spec)], capture_output=True, text=True)
         if result.returncode:
             raise SystemExit(
                 f"byte-compiling the kernel's wheels under Pyodide failed:\n"

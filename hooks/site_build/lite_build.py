@@ -1,7 +1,7 @@
-"""Build the JupyterLite playground (lab + notebook apps) from playground/ into build/lite.
-
-The lite dir is staged under build/lite-src so that nothing generated lands in playground/:
-its config files, the shipped notebooks (files/) and the self-hosted Pyodide (static/pyodide).
+"""The JupyterLite parts of the lab's build (the order is in pipeline.build_lab): the lite dir
+is staged under build/lite-src so that nothing generated lands in playground/ (its config files,
+the shipped notebooks in files/, the self-hosted Pyodide in static/pyodide), then `jupyter lite
+build` makes the lab and notebook apps, which get the page script and the prefetch list.
 """
 
 from __future__ import annotations
@@ -10,14 +10,7 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
-
-import exercise_pages
-import kernel_boot
-import kernel_boot_order
-import kernel_dist
-import lesson_notebooks
 
 # Only these labextensions go into the site: the kernel and the widget manager. Everything else
 # that happens to be installed in the build venv (jupytext's, pygments') is left out.
@@ -40,7 +33,7 @@ PREFETCH_NAMES = (
 )
 
 
-def _cdn_base_url() -> str:
+def pyodide_cdn_url() -> str:
     # Taken from the installed kernel package rather than written here: the matplotlib-family
     # lock entries are the only place the site may name Pyodide's CDN.
     from jupyterlite_pyodide_kernel.constants import PYODIDE_CDN_URL
@@ -85,16 +78,8 @@ def write_prefetch_list(out_dir: Path) -> list[str]:
     return urls
 
 
-def build_lite(repo: Path, out_dir: Path, log=print) -> dict[str, lesson_notebooks.ShippedNotebook]:
-    """Build the lite site into out_dir; returns the shipped notebooks keyed by stem."""
-    started = time.monotonic()
-    lite_src = repo / "build/lite-src"
-    shutil.rmtree(lite_src, ignore_errors=True)
-    lite_src.mkdir(parents=True)
-    notebooks = lesson_notebooks.write_notebooks(repo, lite_src / "files")
-    notebooks.update(exercise_pages.write_notebooks(repo, lite_src / "files"))
-    lesson_notebooks.execute_lessons(repo, notebooks)
-    kernel_dist.stage_pyodide(repo, lite_src, _cdn_base_url())
+def run_lite_build(repo: Path, lite_src: Path, out_dir: Path) -> None:
+    """`jupyter lite build` of the staged lite dir (notebooks and Pyodide in place) into out_dir."""
     _write_build_config(repo, lite_src)
     shutil.rmtree(out_dir, ignore_errors=True)
     jupyter = Path(sys.executable).parent / "jupyter"
@@ -106,10 +91,3 @@ def build_lite(repo: Path, out_dir: Path, log=print) -> dict[str, lesson_noteboo
     )
     if result.returncode:
         raise SystemExit(f"jupyter lite build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
-    add_page_script(repo, out_dir)
-    patched = kernel_boot_order.reorder_boot(out_dir)
-    log(f"Kernel boot reordered (imports before the drive mount) in {', '.join(patched)}")
-    log(f"Kernel loader installed (warm starts from snapshot {kernel_boot.install_loader(repo, out_dir)})")
-    write_prefetch_list(out_dir)
-    log(f"JupyterLite built in {time.monotonic() - started:.1f}s with {len(notebooks)} notebooks")
-    return notebooks
