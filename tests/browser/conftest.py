@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from site_browser import CHROMIUM, CHROMIUM_ARGS, SITE
+from site_browser import SITE
 
 from hooks.site_build import serve as site_server
+from hooks.site_build.browser import CHROMIUM, CHROMIUM_ARGS
 
 
 def _missing(what: str):

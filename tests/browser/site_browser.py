@@ -1,6 +1,7 @@
 """Shared by the site tests: driving the embedded lab or playground the way a learner does (start
-it, run cells, edit, save); the browser itself (also the benchmark's) is hooks/site_build/browser.py. Named uniquely:
-tests/ has other conftest modules, so nothing imports from `conftest`."""
+it, run cells, edit, save). The browser itself, which the benchmark drives too, is in
+hooks/site_build/browser.py. Named uniquely: tests/ has other conftest modules, so nothing
+imports from `conftest`."""
 
 from __future__ import annotations
 
