@@ -4,6 +4,7 @@ seed's own window (quoted from the seed, then reduced to a rate here, so the pag
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 
 import miniray
@@ -36,14 +37,15 @@ def _story() -> tuple[str, dict[str, str]]:
         counts = {name: case.attempts(name) for name in ("PG_A", "PG_B", "PG_C")}
         states = {name: case.state(name) for name in ("PG_A", "PG_B", "PG_C")}
         lines = [
-            f"{r.time:9.6f}  {r.kind:<20} " + " ".join(f"{k}={v}" for k, v in r.fields.items())
+            f"{r.time:9.6f}  {r.kind:<19} " + " ".join(f"{k}={v}" for k, v in r.fields.items() if k != "id")
             for r in sim.event_log()[log_from:]
             if r.kind.startswith(STORY_KINDS)
         ]
         lines.append(f"-- placement_group_table() at t={end:.1f} s:")
         lines += [f"   {n}: state={states[n]} scheduling_attempt={counts[n]}" for n in counts]
         lines.append("-- miniray.placement.diagnose():")
-        lines += ["   " + line.strip() for line in case.diagnosis().lines()]
+        for line in case.diagnosis().lines():  # wrapped: the page is read on phones too
+            lines += textwrap.wrap(line.strip(), 72, initial_indent="   ", subsequent_indent="     ")
         return "\n".join(lines), {
             "story_end_s": f"{end:.0f}",
             "story_pg_a": f"{counts['PG_A']:,}",
