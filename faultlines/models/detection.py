@@ -92,6 +92,7 @@ def simulate_pause(
 ) -> PauseOutcome:
     """Run one task of `work_s` seconds on N1, pause N1 for `pause_s` from `start_s`, and report."""
     _check(interval_s, threshold)
+    miniray.shutdown()  # a lab may still have its own cluster up: this run starts afresh
     sim.set_seed(0)
     config = {"liveness": {"probe_interval_s": interval_s, "unhealthy_threshold": threshold}}
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": config})

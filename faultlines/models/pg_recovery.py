@@ -60,6 +60,7 @@ class SeedCase:
     """The seed's cluster on a fresh miniray runtime, PG_A and PG_B created. Call `close()`."""
 
     def __init__(self, policy: Any = "ray-2.60", seed: int = 0, **system_config: Any):
+        miniray.shutdown()  # a lab may still have its own cluster up: this case starts afresh
         sim.set_seed(seed)
         config = dict(system_config, placement_group_queue_policy=policy)
         self.cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": config})

@@ -91,6 +91,7 @@ def run_story(
     """Run the story on a fresh two-node cluster with the failure detector on."""
     if defence not in DEFENCES:
         raise ValueError(f"unknown defence {defence!r}; choose one of {', '.join(DEFENCES)}")
+    miniray.shutdown()  # a lab may still have its own cluster up: this run starts afresh
     sim.set_seed(0)
     config = {"liveness": {"probe_interval_s": probe_interval_s, "unhealthy_threshold": threshold}}
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": config})
