@@ -62,22 +62,22 @@ def run(
                 queues[t.loop].append(t)
         for loop in loops:
             for t in list(queues[loop]):
-                node = next((n for n, f in sorted(views[loop].items()) if f > 0), None)
-                if node is None:
+                target = next((n for n, f in sorted(views[loop].items()) if f > 0), None)
+                if target is None:
                     continue  # the view says nothing is free: wait for a refresh
                 queues[loop].remove(t)
-                views[loop][node] -= 1  # the loop's own bookkeeping; the other loop can't see it
-                if free[node] > 0:
-                    free[node] -= 1
-                    running.append((round(now + t.runs_for, 9), t.name, node))
+                views[loop][target] -= 1  # the loop's own bookkeeping; the other loop can't see it
+                if free[target] > 0:
+                    free[target] -= 1
+                    running.append((round(now + t.runs_for, 9), t.name, target))
                     out.started[t.name] = now
-                    out.placed_on[t.name] = node
-                    out.log.append(f"{now:5.1f}  {loop} places {t.name} on {node}: accepted")
+                    out.placed_on[t.name] = target
+                    out.log.append(f"{now:5.1f}  {loop} places {t.name} on {target}: accepted")
                 else:
                     out.rejections += 1
                     queues[loop].append(t)
                     out.log.append(
-                        f"{now:5.1f}  {loop} places {t.name} on {node}: rejected (no free slot); back to {loop}'s queue"
+                        f"{now:5.1f}  {loop} places {t.name} on {target}: rejected (no free slot); back to {loop}'s queue"
                     )
     return out
 

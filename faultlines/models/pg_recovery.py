@@ -159,7 +159,8 @@ def attempt_trace(
             (LOSE_N3_AT, lambda: case.lose(3)),
         ]
         samples = round(horizon_s / step_s)
-        times, counts = [], {name: [] for name in GROUPS}
+        times: list[float] = []
+        counts: dict[str, list[int]] = {name: [] for name in GROUPS}
         pg_c_created_at: float | None = None
         for k in range(samples + 1):
             t = round(k * step_s, 9)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-import ipywidgets as widgets
+import ipywidgets as widgets  # type: ignore[import-untyped]
 
 from ..models.detection import Detection, detection
 from . import svgplot

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-import ipywidgets as widgets
+import ipywidgets as widgets  # type: ignore[import-untyped]
 
 from ..models.pg_recovery import (
     EVENTS,
