@@ -25,6 +25,8 @@
 # %%
 import time
 
+import ipywidgets  # noqa: F401  (named in a cell so the browser's kernel loads it for the widget)
+
 import miniray as ray
 from faultlines.models.zombie import attempt_id, log_lines
 from faultlines.widgets.detector_tradeoff import detector_widget

@@ -21,6 +21,8 @@
 # %%
 import time
 
+import ipywidgets  # noqa: F401  (named in a cell so the browser's kernel loads it for the widget)
+
 import miniray as ray
 from faultlines.models import optimistic
 from faultlines.models.attribution import BAD_INPUT_ROWS, GOOD_ROWS, run_batch

@@ -21,6 +21,8 @@
 # placement group needs one bundle on an L1 node and one on an L2 node.
 
 # %%
+import ipywidgets  # noqa: F401  (named in a cell so the browser's kernel loads it for the widget)
+
 import miniray as ray
 from faultlines.models.pg_recovery import SeedCase, recovery_latency
 from faultlines.widgets.pg_queue import queue_policy_widget
