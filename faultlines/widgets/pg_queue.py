@@ -78,6 +78,8 @@ def queue_policy_widget() -> widgets.VBox:
     """ToggleButtons for the policy, a dropdown for the scheduler's speed, the chart and the table."""
     policy = widgets.ToggleButtons(options=list(POLICY_CHOICES), value="ray-2.60", description="queue policy")
     speed = widgets.Dropdown(options=list(SPEEDS), value=next(iter(SPEEDS)), description="scheduler")
+    for control in (policy, speed):
+        control.style.description_width = "initial"  # the default width cuts "queue policy"
     plot = widgets.HTML()
     numbers = widgets.HTML()
     cache: dict[tuple[str, str], AttemptTrace] = {}
