@@ -213,8 +213,8 @@ for counter in ("none", "all failures"):
 # is a terminal error: not in `RETRYABLE`, so it is not retried (retrying it would fail the
 # same way on every node).
 #
-# **Predict:** with miniray's `Attribution`, which counts every failed attempt, is any node
-# blacklisted?
+# **Predict:** with a counter that counts every failed attempt ("all failures"), is any node
+# blacklisted? And with miniray's own `Attribution` ("retryable only")?
 
 # %%
 for counter in ("none", "all failures", "retryable only"):
@@ -226,11 +226,11 @@ for counter in ("none", "all failures", "retryable only"):
 
 # %% [markdown]
 # The malformed rows failed at once, so the node that ran the first one was free again first
-# and got the next bad row too. miniray's `Attribution` counted those `ValueError`s against
-# that node and blacklisted a healthy machine: the batch took longer on two nodes.
-# `InputAwareAttribution` (in `faultlines.models.attribution`) counts only failures whose
-# class is retryable, plus workers and nodes dying. An error caused by the input says nothing
-# about the node.
+# and got the next bad row too. The naive counter (`CountEveryFailure`, in
+# `faultlines.models.attribution`) counted those `ValueError`s against that node and
+# blacklisted a healthy machine: the batch took longer on two nodes. miniray's `Attribution`
+# counts only failures whose class is retryable, plus workers and nodes dying. An error caused
+# by the input says nothing about the node.
 #
 # ## Step 7: losing the head node
 #

@@ -1,11 +1,11 @@
-"""Failure attribution that does not blame a node for its input (lesson 8, seed 003).
+"""Two failure counters side by side (lesson 8, seed 003): one that blames the node for its input.
 
-`miniray.liveness.attribution.Attribution` counts every failed attempt against the node it ran
-on, including application errors such as a `ValueError` from a malformed row. A malformed row
-fails the same way on every node, so those failures say nothing about the machine; worse, a node
-that fails fast frees up first and is handed the next row, so a batch of bad input can get a
-healthy node blacklisted. `InputAwareAttribution` counts only failures whose class is retryable
-(`RETRYABLE`: the environment's failures) and system failures (a worker or node dying).
+`miniray.liveness.attribution.Attribution` counts only failures that implicate the node: a
+worker or node dying under the attempt, or an error whose class is retryable (`RETRYABLE`: the
+environment's failures). `CountEveryFailure` is the tempting first version that counts every
+failed attempt, application errors included. A malformed row fails the same way on every node,
+so those failures say nothing about the machine; worse, a node that fails fast frees up first and
+is handed the next row, so a batch of bad input gets a healthy node blacklisted.
 """
 
 from __future__ import annotations
@@ -22,19 +22,15 @@ from miniray.liveness.attribution import RETRYABLE, Attribution, TransientError
 RETRYABLE_NAMES = frozenset(cls.__name__ for cls in RETRYABLE)
 
 
-class InputAwareAttribution(Attribution):
-    """Attribution that ignores application errors whose class is not retryable."""
+class CountEveryFailure(Attribution):
+    """The naive counter: every failed attempt, whatever failed, counts against its node."""
 
-    def _on_record(self, rec: Any) -> None:
-        # `task.error` is an application error (its class name in "error"); `task.fail` is a
-        # system failure (a worker or node died), which is always about the machine.
-        if rec.kind == "task.error" and rec.get("error") not in RETRYABLE_NAMES:
-            return
-        super()._on_record(rec)
+    def implicates_node(self, rec: Any) -> bool:
+        return True
 
 
 # -- the lesson's two batches ----------------------------------------------------------------------
-COUNTERS = {"none": None, "all failures": Attribution, "retryable only": InputAwareAttribution}
+COUNTERS = {"none": None, "all failures": CountEveryFailure, "retryable only": Attribution}
 
 
 @dataclass(frozen=True)

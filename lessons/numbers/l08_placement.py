@@ -63,7 +63,7 @@ def numbers() -> dict[str, str]:
     blame = {c: run_batch(BAD_INPUT_ROWS, c) for c in ("none", "all failures", "retryable only")}
     out["input_rows"] = str(len(BAD_INPUT_ROWS))
     out["input_bad"] = str(sum(r.startswith("bad") for r in BAD_INPUT_ROWS))
-    worst = max(blame["none"].report, key=lambda row: row["failures"])
+    worst = max(blame["all failures"].report, key=lambda row: row["failures"])
     out["input_blamed_node"] = worst["node"]
     out["input_blamed_failures"] = str(worst["failures"])
     out["input_all_blacklisted"] = ", ".join(blame["all failures"].blacklisted) or "nobody"
