@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from faultlines.models import optimistic, packing
-from faultlines.models.attribution import BAD_INPUT_ROWS, GOOD_ROWS, COUNTERS, run_batch
+from faultlines.models.attribution import BAD_INPUT_ROWS, COUNTERS, GOOD_ROWS, run_batch
 
 REPO = Path(__file__).resolve().parents[2]
 
