@@ -75,8 +75,9 @@ show_log(cluster)
 
 # %% [markdown]
 # DEAD at the next probe, t = 10, with no SUSPECT: a refused connection is not ambiguous.
-# (miniray's core also fails the attempt the moment the node dies, so the re-run on N2 starts
-# at t = 8, before the verdict; see "where real Ray differs" on the page.)
+# The attempt on N1 fails at that verdict, and the re-run on N2 starts one second of retry
+# delay later: find both in the log above (see "where real Ray differs" on the page for how
+# Ray learns of it).
 #
 # ## Step 2: a hang
 #
