@@ -20,7 +20,7 @@ from typing import Any
 import miniray as ray
 from faultlines.grader.checks import Checks
 from miniray import sim
-from miniray.util.placement_group import placement_group, placement_group_table
+from miniray.util.placement_group import placement_group, placement_group_table, remove_placement_group
 
 checks = Checks()
 BOUND = 3  # attempts at rank 0 per recovery: the fresh one and two retries
@@ -77,7 +77,7 @@ def _run(sub: Any, ctx: Any, losses: int) -> dict:
         # W is new work that does not fit yet: it must wait its turn by arrival, never at rank 0.
         waiting = placement_group([{"CPU": 2}], name=f"W{i + 1}")
         time.sleep(1.5)
-        ray.util.remove_placement_group(waiting)  # gone before capacity returns: R's alone
+        remove_placement_group(waiting)  # gone before capacity returns: R's alone
         del waiting
         time.sleep(0.5)
         joined = cluster.add_node(num_cpus=2)  # capacity comes back: R must still be eligible
@@ -88,7 +88,7 @@ def _run(sub: Any, ctx: Any, losses: int) -> dict:
                 break
             time.sleep(0.25)
         outcome["episodes"].append({"loss": i + 1, "at": start, "due": placed_due, "recovered": recovered})
-        ray.util.remove_placement_group(due)
+        remove_placement_group(due)
         del due
         victim = joined
     del r, f
