@@ -5,10 +5,11 @@ back to rank 0 forever (a hot loop that starves every due group) and `backoff` s
 back of the line after its first failure. The learner writes the point in between: a
 recovering group keeps rank 0 for its first BOUND attempts of each recovery, then backs off.
 
-The cluster: two 2-CPU nodes hold group R's two 2-CPU bundles, a third holds group F, and a
-1-CPU node is spare. Each scenario loses one of R's nodes, so R must recover and cannot yet
-(its bundle would fit where F is, so the failure is feasible); a 1-CPU group created at the
-same moment is due and fits on the spare node. Then a node joins and R recovers.
+The cluster: two 3-CPU nodes hold the bundles of groups R (2 CPUs each) and S (1 CPU each), a
+third is taken by group F, and a node with a "spare" resource fits only the due groups. Each
+scenario loses one of R's and S's nodes, so both must recover, at the same instant, and cannot
+yet (their bundles would fit where F is, so the failures are feasible); a group created at the
+same moment is due and fits on the spare node. Then a node joins and both recover.
 The learner's policy is wrapped so every answer is recorded: (group, recovery episode, answer).
 """
 
@@ -52,22 +53,25 @@ def _run(sub: Any, ctx: Any, losses: int) -> dict:
         initialize_head=True,
         head_node_args={"num_cpus": 0, "_system_config": {"placement_group_queue_policy": recorder}},
     )
-    cluster.add_node(num_cpus=2)
-    b = cluster.add_node(num_cpus=2)
-    cluster.add_node(num_cpus=2)  # taken by F: R's lost bundle could fit here, but not now
-    cluster.add_node(num_cpus=1)  # spare: too small for R's bundle, right for a due group
+    cluster.add_node(num_cpus=3)
+    b = cluster.add_node(num_cpus=3)
+    cluster.add_node(num_cpus=3)  # taken by F: the lost bundles could fit here, but not now
+    cluster.add_node(num_cpus=0, resources={"spare": 1})  # fits a due group, none of the others
     cluster.connect()
     sim.set_budget(max_virtual_seconds=60.0)
+    # R and S share both nodes, so a node loss starts both recoveries at the same instant.
     r = placement_group([{"CPU": 2}, {"CPU": 2}], strategy="SPREAD", name="R")
     ray.get(r.ready())
-    f = placement_group([{"CPU": 2}], name="F")
+    s = placement_group([{"CPU": 1}, {"CPU": 1}], strategy="SPREAD", name="S")
+    ray.get(s.ready())
+    f = placement_group([{"CPU": 3}], name="F")
     ray.get(f.ready())
     outcome: dict[str, Any] = {"episodes": [], "answers": recorder.answers}
     victim = b
     for i in range(losses):
         start = sim.now()
         cluster.remove_node(victim, allow_graceful=False)
-        due = placement_group([{"CPU": 1}], name=f"D{i + 1}")
+        due = placement_group([{"spare": 1}], name=f"D{i + 1}")
         placed_due = None
         try:
             ray.get(due.ready(), timeout=DUE_WITHIN_S)
@@ -77,13 +81,13 @@ def _run(sub: Any, ctx: Any, losses: int) -> dict:
         # W is new work that does not fit yet: it must wait its turn by arrival, never at rank 0.
         waiting = placement_group([{"CPU": 2}], name=f"W{i + 1}")
         time.sleep(1.5)
-        remove_placement_group(waiting)  # gone before capacity returns: R's alone
+        remove_placement_group(waiting)  # gone before capacity returns: it is only a probe
         del waiting
         time.sleep(0.5)
-        joined = cluster.add_node(num_cpus=2)  # capacity comes back: R must still be eligible
+        joined = cluster.add_node(num_cpus=3)  # capacity comes back: both must still be eligible
         recovered = None
         for _ in range(40):
-            if _state(r) == "CREATED":
+            if _state(r) == "CREATED" and _state(s) == "CREATED":
                 recovered = sim.now() - start
                 break
             time.sleep(0.25)
@@ -91,7 +95,7 @@ def _run(sub: Any, ctx: Any, losses: int) -> dict:
         remove_placement_group(due)
         del due
         victim = joined
-    del r, f
+    del r, s, f
     return outcome
 
 
@@ -109,7 +113,7 @@ def two_losses(sub: Any, ctx: Any) -> dict:
 def no_due_group_starves(outcome: dict, ctx: Any) -> list[str]:
     return [
         f"loss {e['loss']}: group D{e['loss']} fit on the spare node but was not placed within "
-        f"{DUE_WITHIN_S:g} s while R failed to recover"
+        f"{DUE_WITHIN_S:g} s while R and S failed to recover"
         for e in outcome["episodes"]
         if e["due"] is None
     ]
@@ -118,7 +122,7 @@ def no_due_group_starves(outcome: dict, ctx: Any) -> list[str]:
 @checks.invariant("failed-recovery-stays-eligible")
 def stays_eligible(outcome: dict, ctx: Any) -> list[str]:
     return [
-        f"loss {e['loss']}: a 2-CPU node joined 2 s after the loss and R had not recovered 10 s later"
+        f"loss {e['loss']}: a 3-CPU node joined 2 s after the loss, and R and S had not both recovered 10 s later"
         for e in outcome["episodes"]
         if e["recovered"] is None
     ]
@@ -140,18 +144,20 @@ def new_groups_wait(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("recovery-priority-bounded")
 def priority_bounded(outcome: dict, ctx: Any) -> list[str]:
-    episodes: dict[float | None, list[str]] = {}
+    episodes: dict[tuple[str, float | None], list[str]] = {}
     for name, state, since, answer, _now in outcome["answers"]:
-        if name == "R" and state == "RESCHEDULING":
-            episodes.setdefault(since, []).append(answer)
+        if state == "RESCHEDULING":
+            episodes.setdefault((name, since), []).append(answer)
     want = ["front"] * (BOUND - 1)
     problems = []
-    for n, (since, answers) in enumerate(episodes.items(), 1):
+    count: dict[str, int] = {}
+    for (name, since), answers in episodes.items():
+        count[name] = count.get(name, 0) + 1
         head = answers[: BOUND - 1]
         rest = answers[BOUND - 1 : BOUND + 1]
         if head != want[: len(head)] or "front" in rest:
             problems.append(
-                f"recovery {n} (from {since:.6f} s): R's failed attempts were answered "
+                f"{name}'s recovery {count[name]} (from {since:.6f} s): its failed attempts were answered "
                 f"{', '.join(answers[: BOUND + 1])}; the rule is front for the first {BOUND - 1}, then backoff"
             )
     return problems
