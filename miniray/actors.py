@@ -11,7 +11,9 @@ from collections import deque
 from typing import Any
 
 from . import exceptions as exc
+from .actor import builtin_method
 from .execution import BodyRun
+from .process import INTENDED_EXIT_DETAIL
 from .tasks import TaskSpec, demand, should_retry_exception, wrap
 
 
@@ -186,7 +188,7 @@ class ActorManager:
             worker=actor.worker.pid,
             **extra,
         )
-        fn = getattr(actor.instance, spec.fn)
+        fn = builtin_method(actor.instance, spec.fn) or getattr(actor.instance, spec.fn)  # hook: actor.py
         body = BodyRun(
             self.rt,
             actor.worker,
@@ -224,6 +226,8 @@ class ActorManager:
         """The actor's worker process is gone (crash, os._exit, node death or ray.kill)."""
         if actor.state == "DEAD":
             return
+        if cause == "intended_exit":  # hook (miniray/process.py): a clean exit is never restarted
+            actor.no_restart = True
         if actor.node is not None and actor.node.alive:
             actor.node.release(actor.held)
         actor.worker = None
@@ -250,6 +254,7 @@ class ActorManager:
         detail = {
             "killed": "The actor was killed by ray.kill().",
             "node_died": "The actor died because its node died.",
+            "intended_exit": INTENDED_EXIT_DETAIL.format(reason=getattr(actor, "exit_detail", "")),
         }.get(cause, "The actor died because its worker process died.")
         self._die(
             actor,

@@ -14,17 +14,23 @@ DEFAULT_NUM_CPUS = 4  # fixed, not the host's count: a run must not depend on th
 
 
 def init(
+    address: str | None = None,
+    *,
     num_cpus: float | None = None,
     num_gpus: float | None = None,
     resources: dict | None = None,
-    address: str | None = None,
     _system_config: dict | None = None,
     ignore_reinit_error: bool = False,
     labels: dict | None = None,
     object_store_memory: int | None = None,
     **_ignored: Any,
 ):
-    """Start a one-node simulated cluster, or connect to a `miniray.cluster_utils.Cluster`."""
+    """Start a one-node simulated cluster, or connect to a `miniray.cluster_utils.Cluster`.
+
+    As in Ray, `address` comes first: "auto" connects to the running cluster (the newest
+    `cluster_utils.Cluster`), "local" always starts a new one, and a Cluster's `address`
+    connects to that cluster.
+    """
     if context.current() is not None:
         if ignore_reinit_error:
             return context.current()
@@ -33,10 +39,18 @@ def init(
             "suppressed by passing in 'ignore_reinit_error=True' or by calling "
             "'miniray.shutdown()' prior to 'miniray.init()'."
         )
+    if address == "local":  # hook (Ray's address values): a new local cluster, as with no address
+        address = None
     if address is not None:
         from .cluster_utils import Cluster
 
         cluster = Cluster.by_address(address)
+        if cluster is None and address == "auto":
+            raise ConnectionError(
+                "Could not find any running Ray instance. Please specify the one to connect to by "
+                "setting `--address` flag or `RAY_ADDRESS` environment variable. (In miniray, start "
+                "one with miniray.cluster_utils.Cluster(initialize_head=True).)"
+            )
         if cluster is None:
             raise ConnectionError(
                 f"No miniray cluster at address {address!r}; create one with "
@@ -58,6 +72,10 @@ def init(
 
 
 def new_runtime(system_config: dict | None) -> Runtime:
+    from .runtime import DEFAULT_CONFIG
+    from .system_config import check
+
+    check(system_config, DEFAULT_CONFIG)  # hook: unknown keys are refused, as Ray 2.60 does
     cfg = dict(system_config or {})
     cfg.update(_pending["budget"])
     return Runtime(seed=_pending["seed"], system_config=cfg, faults=list(_pending["faults"]))
@@ -120,7 +138,7 @@ def get(object_refs, *, timeout: float | None = None):
 
         values = body.interact(live)
         if isinstance(values, _Timeout):
-            raise exc.GetTimeoutError(f"Get timed out: some object(s) not ready after {timeout}s.")
+            raise exc.GetTimeoutError("Get timed out: some object(s) not ready.")  # Ray 2.60's words
         return values[0] if single else values
 
     outcomes: list = [None] * len(refs)
@@ -137,7 +155,7 @@ def get(object_refs, *, timeout: float | None = None):
 
     what = f"miniray.get is waiting for {refs[min(cursor[0], len(refs) - 1)]!r}"
     if not rt.run_until(done, timeout, what):
-        raise exc.GetTimeoutError(f"Get timed out: some object(s) not ready after {timeout}s.")
+        raise exc.GetTimeoutError("Get timed out: some object(s) not ready.")  # Ray 2.60's words
     values = _values(outcomes)
     cost = rt.objects.fetch_cost(refs)
     if cost:  # the driver reads spilled objects from disk too: that much virtual time passes

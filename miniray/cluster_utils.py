@@ -28,6 +28,9 @@ class Cluster:
 
     @classmethod
     def by_address(cls, address: str):
+        if address == "auto":  # Ray finds the cluster running on this machine: here, the newest one
+            running = [c for c in _clusters.values() if c.head_node is not None]
+            return running[-1] if running else None
         return _clusters.get(address)
 
     def connect(self, namespace: str | None = None) -> None:

@@ -55,6 +55,9 @@ def activate(rt) -> None:
     _state["last"] = rt  # what sim.run reports on, even if the scenario shut it down
     if _state["saved"] is None:
         _install()
+        from . import process
+
+        process.install()  # hook: os.getpid / os.kill for simulated workers (miniray/process.py)
 
 
 def deactivate() -> None:
@@ -63,6 +66,9 @@ def deactivate() -> None:
     if saved is not None:
         time.sleep, time.time, time.monotonic, time.perf_counter, os._exit = saved
         _state["saved"] = None
+        from . import process
+
+        process.uninstall()
 
 
 def _body():

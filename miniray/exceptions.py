@@ -6,6 +6,8 @@ user's exception class, so `except ValueError` catches a remote ValueError, as i
 
 from __future__ import annotations
 
+import logging
+
 
 class RayError(Exception):
     """Base of every miniray error, as `ray.exceptions.RayError`."""
@@ -55,7 +57,17 @@ class RayTaskError(RayError):
         cause_cls = type(self.cause)
         if issubclass(RayTaskError, cause_cls):
             return self
-        return _dual_class(cause_cls)(self)
+        cls = _dual_class(cause_cls)
+        if cls is RayTaskError:  # the cause's class refuses subclasses: Ray warns, keeps the plain error
+            _log.warning(
+                "User exception type %s in RayTaskError can't be subclassed! This exception is "
+                "raised as RayTaskError only. You can use `ray_task_error.cause` to access the user "
+                "exception. Failure in subclassing: %s",
+                cause_cls,
+                _UNSUBCLASSABLE.get(cause_cls, ""),
+            )
+            return self
+        return cls(self)
 
     def __str__(self) -> str:
         header = f"{self.proctitle}() (pid={self.pid}, ip={self.ip}"
@@ -65,6 +77,8 @@ class RayTaskError(RayError):
 
 
 _DUAL_CLASSES: dict[type, type] = {}
+_UNSUBCLASSABLE: dict[type, str] = {}  # cause class -> why subclassing it failed
+_log = logging.getLogger("miniray")
 
 
 def _dual_class(cause_cls: type) -> type:
@@ -100,8 +114,9 @@ def _dual_class(cause_cls: type) -> type:
                 "__module__": __name__,
             },
         )
-    except TypeError:  # a cause class that can't be subclassed: fall back to plain RayTaskError
+    except TypeError as e:  # a cause class that can't be subclassed: fall back to plain RayTaskError
         cls = RayTaskError
+        _UNSUBCLASSABLE[cause_cls] = str(e)
     _DUAL_CLASSES[cause_cls] = cls
     return cls
 

@@ -31,9 +31,10 @@ class Suspended(BaseException):
 class WorkerExit(BaseException):
     """os._exit() or an injected crash inside a body: the worker process dies here."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, intended: bool = False):
         super().__init__(reason)
         self.reason = reason
+        self.intended = intended  # an actor's own clean exit (sys.exit(0), exit_actor): no restart
 
 
 class BodyRun:
@@ -106,6 +107,7 @@ class BodyRun:
         self.rt.current.append(self)
         sys.stdout = buf
         outcome: tuple[str, Any] | None = None
+        intended = False
         budget = self.rt.config.get("max_body_lines")
         saved_trace = sys.gettrace() if budget else None
         try:
@@ -118,7 +120,12 @@ class BodyRun:
         except Suspended:
             outcome = None
         except WorkerExit as e:
-            outcome = ("exit", e.reason)
+            outcome, intended = ("exit", e.reason), e.intended
+        except SystemExit as e:  # hook (miniray/process.py): sys.exit() ends this worker, as in Ray
+            from .process import exit_of
+
+            ended = exit_of(self, e)
+            outcome, intended = ("exit", ended.reason), ended.intended
         except Exception as e:  # the user's exception: becomes RayTaskError(...) for the caller
             outcome = ("raise", (e, _remote_traceback(e)))
             # As in Ray, the cause reaches the caller as text plus the exception, not its frames.
@@ -152,7 +159,9 @@ class BodyRun:
                 attempt=self.key,
                 reason=value,
             )
-            self.rt.kill_worker(self.worker, cause="exit")
+            if intended and self.worker.actor is not None:  # hook: read by ActorManager.process_died
+                self.worker.actor.exit_detail = value
+            self.rt.kill_worker(self.worker, cause="intended_exit" if intended else "exit")
 
     def _flush(self, text: str) -> None:
         new = text[self.emitted :]

@@ -84,6 +84,10 @@ class ActorHandle:
         self._actor_id = actor.actor_id
 
     def __getattr__(self, name: str) -> ActorMethod:
+        from .actor import BUILTIN_METHODS  # hook: __ray_ready__ / __ray_terminate__ (miniray/actor.py)
+
+        if name in BUILTIN_METHODS:
+            return ActorMethod(self, name, {})
         if name.startswith("__"):
             raise AttributeError(name)
         member = getattr(self._actor.cls, name, None)

@@ -157,7 +157,10 @@ class Runtime:
             node.idle.remove(worker)
         if worker.actor is not None:
             actor, worker.actor = worker.actor, None
-            self.actors.process_died(actor, cause if cause in ("node_died", "killed") else "worker_died")
+            # "intended_exit": sys.exit(0) or exit_actor() in the actor (miniray/process.py)
+            self.actors.process_died(
+                actor, cause if cause in ("node_died", "killed", "intended_exit") else "worker_died"
+            )
         elif worker.task is not None:
             spec, worker.task = worker.task, None
             self.tasks.system_failure(spec, "node_died" if cause == "node_died" else "worker_died")
