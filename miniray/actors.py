@@ -14,6 +14,12 @@ from . import exceptions as exc
 from .actor import builtin_method
 from .execution import BodyRun
 from .process import INTENDED_EXIT_DETAIL
+
+# Ray 2.60's words for an actor whose creator's process died (it shares its owner's fate).
+OWNER_DIED_DETAIL = (
+    "The actor is dead because its owner has died. The owner of this actor is the worker that "
+    "created it with .remote(); mark an actor lifetime='detached' to let it outlive its owner."
+)
 from .tasks import TaskSpec, demand, should_retry_exception, wrap
 
 
@@ -189,6 +195,10 @@ class ActorManager:
             **extra,
         )
         fn = builtin_method(actor.instance, spec.fn) or getattr(actor.instance, spec.fn)  # hook: actor.py
+        if spec.opts.get("_generator"):  # hook (miniray/generators.py): a generator method
+            from .generators import body_for
+
+            fn = body_for(fn, spec, spec.opts["_generator"])
         body = BodyRun(
             self.rt,
             actor.worker,
@@ -208,6 +218,10 @@ class ActorManager:
 
     def _returned(self, actor: Actor, spec: TaskSpec, value: Any) -> None:
         actor.running = None
+        if getattr(spec, "cancelled", False):  # hook (miniray/cancel.py): cancelled while it ran
+            self.rt.tasks.fail_returns(spec, exc.TaskCancelledError(spec.task_id))
+            self.pump(actor)
+            return
         self.rt.tasks.store_returns(spec, value, actor.node)
         self.pump(actor)
 
@@ -226,7 +240,7 @@ class ActorManager:
         """The actor's worker process is gone (crash, os._exit, node death or ray.kill)."""
         if actor.state == "DEAD":
             return
-        if cause == "intended_exit":  # hook (miniray/process.py): a clean exit is never restarted
+        if cause in ("intended_exit", "owner_died"):  # hook: a clean exit or an orphan is not restarted
             actor.no_restart = True
         if actor.node is not None and actor.node.alive:
             actor.node.release(actor.held)
@@ -255,6 +269,7 @@ class ActorManager:
             "killed": "The actor was killed by ray.kill().",
             "node_died": "The actor died because its node died.",
             "intended_exit": INTENDED_EXIT_DETAIL.format(reason=getattr(actor, "exit_detail", "")),
+            "owner_died": OWNER_DIED_DETAIL,
         }.get(cause, "The actor died because its worker process died.")
         self._die(
             actor,
@@ -294,6 +309,16 @@ class ActorManager:
             self.rt.kill_worker(actor.worker, cause="killed")
         elif actor.state != "DEAD":
             self.process_died(actor, "killed")
+
+    def owner_died(self, worker) -> None:
+        """Ray's fate sharing: an actor dies with the worker that created it, unless detached."""
+        for actor in list(self.actors.values()):
+            if actor.owner is not worker or actor.state == "DEAD" or actor.opts.get("lifetime") == "detached":
+                continue
+            if actor.worker is not None and actor.worker.alive:
+                self.rt.kill_worker(actor.worker, cause="owner_died")
+            else:
+                self.process_died(actor, "owner_died")
 
     def _set_state(self, actor: Actor, state: str, cause: str = "") -> None:
         actor.state = state

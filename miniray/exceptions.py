@@ -22,11 +22,8 @@ class TaskCancelledError(RayError):
         self.task_id = task_id
 
     def __str__(self) -> str:
-        return (
-            f"Task {self.task_id} was cancelled."
-            if self.task_id
-            else "This task or its dependency was cancelled."
-        )
+        # Ray 2.60's words; a force-cancelled task's error has no text at all in Ray.
+        return f"Task: TaskID({self.task_id}) was cancelled." if self.task_id else ""
 
 
 class RayTaskError(RayError):

@@ -71,6 +71,7 @@ class BodyRun:
         self.crash_step = rt.faults.crash_step(key)
         self.runs = 0
         self.lines = 0  # user-code lines executed, across replays, when a line budget is set
+        self.streaming = False  # set by a streaming generator body (miniray/generators.py)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -217,7 +218,11 @@ class BodyRun:
         def live() -> None:
             wake = kernel.now + max(0.0, float(seconds))
             nxt = kernel.peek()
-            if nxt is None or nxt > wake:  # nothing happens meanwhile: just move the clock
+            # A streaming generator's sleeps are real events (hook, miniray/generators.py): the
+            # driver may be watching its next item arrive, so the clock must not jump past it.
+            if (
+                nxt is None or nxt > wake
+            ) and not self.streaming:  # nothing happens meanwhile: move the clock
                 kernel.now = wake
                 return None
             self.timers.append(kernel.at(wake, self.resume, True, None, label="wake"))
@@ -260,4 +265,6 @@ def _remote_traceback(e: BaseException) -> str:
     if tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     lines = traceback.format_exception(type(e), e, tb)
+    if lines and lines[0].startswith("Traceback"):  # Ray's text starts at the user's first frame
+        lines = lines[1:]
     return "".join(lines)

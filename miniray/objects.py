@@ -38,6 +38,13 @@ class ObjectRef:
     def hex(self) -> str:
         return self._id
 
+    def __await__(self):
+        """`await ref` in asyncio code (Ray's examples): the value, fetched as `get` does."""
+        from .api import get
+
+        return get(self)
+        yield  # a generator, so asyncio can await it; it never suspends
+
     def binary(self) -> bytes:
         return bytes.fromhex(self._id)
 

@@ -104,6 +104,8 @@ def validate(opts: dict, kind: str) -> dict:
                 f"retry_exceptions must be True, False, or a list of exception classes; got {retry!r}."
             )
     num_returns = opts.get("num_returns")
+    if num_returns in ("streaming", "dynamic"):  # generator tasks (miniray/generators.py)
+        return opts
     if num_returns is not None and (not isinstance(num_returns, int) or num_returns < 0):
         raise ValueError(f"num_returns must be a non-negative integer, got {num_returns!r}.")
     return opts

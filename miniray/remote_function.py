@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from . import context
+from . import context, generators
 from .options import validate
 
 
@@ -34,12 +34,23 @@ class RemoteFunction:
         rt = context.runtime("calling a remote function")
         name = self._opts.get("name") or self._function.__name__
         num_returns = self._opts.get("num_returns", 1)
+        how = generators.mode(self._function, self._opts.get("num_returns"))  # hook: generator tasks
+        if how == generators.STREAMING:
+            num_returns = 0
+        elif how == generators.DYNAMIC:
+            num_returns = 1
 
         def live():
             from .tasks import TaskSpec
 
-            spec = TaskSpec(rt, name, self._function, args, kwargs, self._opts, rt.caller())
+            spec = TaskSpec(
+                rt, name, self._function, args, kwargs, dict(self._opts, _generator=how), rt.caller()
+            )
+            if how is not None:
+                spec.fn = generators.body_for(self._function, spec, how)
             refs = rt.tasks.submit(spec, num_returns)
+            if how == generators.STREAMING:
+                return generators.ObjectRefGenerator(spec.stream)
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
 
         return context.interact(rt, live)
@@ -130,10 +141,19 @@ class ActorMethod:
         rt = context.runtime("calling an actor method")
         num_returns = self._opts.get("num_returns", 1)
         actor = self._handle._actor
+        how = generators.mode(getattr(actor.cls, self._name, None), self._opts.get("num_returns"))  # hook
+        if how == generators.STREAMING:
+            num_returns = 0
+        elif how == generators.DYNAMIC:
+            num_returns = 1
 
         def live():
             opts = {k: v for k, v in self._opts.items() if k != "num_returns"}
+            if how is not None:
+                opts["_generator"] = how
             refs = rt.actors.call(actor, self._name, args, kwargs, opts, rt.caller(), num_returns)
+            if how == generators.STREAMING:
+                return generators.ObjectRefGenerator(rt.tasks.all[-1].stream)  # the call just submitted
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
 
         return context.interact(rt, live)

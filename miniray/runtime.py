@@ -159,12 +159,14 @@ class Runtime:
             actor, worker.actor = worker.actor, None
             # "intended_exit": sys.exit(0) or exit_actor() in the actor (miniray/process.py)
             self.actors.process_died(
-                actor, cause if cause in ("node_died", "killed", "intended_exit") else "worker_died"
+                actor,
+                cause if cause in ("node_died", "killed", "intended_exit", "owner_died") else "worker_died",
             )
         elif worker.task is not None:
             spec, worker.task = worker.task, None
             self.tasks.system_failure(spec, "node_died" if cause == "node_died" else "worker_died")
         self.objects.owner_died(worker)
+        self.actors.owner_died(worker)  # hook: actors it created die with it, as in Ray
 
     def kill_node(self, node: Node, cause: str = "removed") -> None:
         if not node.alive:

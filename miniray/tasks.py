@@ -94,6 +94,10 @@ class TaskManager:
     def submit(self, spec: TaskSpec, num_returns: int) -> list[ObjectRef]:
         refs = [self.rt.objects.create(spec.owner, spec, i) for i in range(num_returns)]
         spec.returns = [r.hex() for r in refs]
+        if spec.opts.get("_generator") == "streaming":  # hook: its returns arrive one yield at a time
+            from .generators import Stream
+
+            spec.stream = Stream(self.rt, spec)
         self.all.append(spec)
         self.rt.emit(
             "task.submit", task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal, owner=spec.owner.pid
@@ -106,6 +110,8 @@ class TaskManager:
 
     def resolve(self, spec: TaskSpec) -> None:
         """Wait for every ObjectRef argument; then queue for a node (or fail without running)."""
+        if getattr(spec, "cancelled", False):  # hook (miniray/cancel.py): a cancelled task never reruns
+            return
         spec.state = "PENDING_ARGS_AVAIL"
         deps = spec.deps()
         outcomes: dict[str, tuple] = {}
@@ -153,6 +159,8 @@ class TaskManager:
 
     # -- placement ----------------------------------------------------------------------------
     def enqueue(self, spec: TaskSpec) -> None:
+        if getattr(spec, "cancelled", False):  # hook (miniray/cancel.py): cancelled while resolving args
+            return
         if spec.kind == "actor_task":
             self.rt.actors.arg_ready(spec)
             return
@@ -239,6 +247,13 @@ class TaskManager:
         self.store_returns(spec, value, node)
 
     def store_returns(self, spec: TaskSpec, value: Any, node) -> None:
+        stream = getattr(spec, "stream", None)
+        if stream is not None:  # hook (miniray/generators.py): every yield is already stored
+            spec.state = "FINISHED"
+            self.rt.emit("task.finish", task=spec.name, attempt=spec.key, node=node.name)
+            stream.end()
+            self.release_lineage(spec)
+            return
         n = len(spec.returns)
         if n == 1:
             values = [value]
@@ -296,6 +311,11 @@ class TaskManager:
 
     def fail_returns(self, spec: TaskSpec, error: BaseException) -> None:
         spec.state = "FAILED"
+        stream = getattr(spec, "stream", None)
+        if stream is not None:  # hook (miniray/generators.py): yielded items keep their values
+            stream.end(error)
+            self.release_lineage(spec)
+            return
         for oid in spec.returns:
             entry = self.rt.objects.entries.get(oid)
             if entry is not None:
