@@ -63,6 +63,23 @@ METHOD_OPTIONS = {
 }
 
 
+def legacy_placement(opts: dict) -> dict:
+    """Ray's older spelling `.options(placement_group=pg, placement_group_bundle_index=i)` means
+    the same as a PlacementGroupSchedulingStrategy: translate it, so the task or actor really uses
+    the group's reservation and dies when the group is removed, as in Ray."""
+    pg = opts.get("placement_group")
+    if pg is None or pg == "default" or opts.get("scheduling_strategy") is not None:
+        return opts
+    from .util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    opts["scheduling_strategy"] = PlacementGroupSchedulingStrategy(
+        pg,
+        opts.get("placement_group_bundle_index", -1),
+        opts.get("placement_group_capture_child_tasks"),
+    )
+    return opts
+
+
 def validate(opts: dict, kind: str) -> dict:
     valid = {"task": TASK_OPTIONS, "actor": ACTOR_OPTIONS, "method": METHOD_OPTIONS}[kind]
     noun = {"task": "remote functions", "actor": "actors", "method": "actor methods"}[kind]
@@ -103,6 +120,7 @@ def validate(opts: dict, kind: str) -> dict:
             raise TypeError(
                 f"retry_exceptions must be True, False, or a list of exception classes; got {retry!r}."
             )
+    legacy_placement(opts)  # hook: the legacy placement_group= options
     num_returns = opts.get("num_returns")
     if num_returns in ("streaming", "dynamic"):  # generator tasks (miniray/generators.py)
         return opts

@@ -1,0 +1,131 @@
+"""Running Ray's copied examples in subprocesses, and the recording of what real Ray did.
+
+Used by test_ray_examples.py and record.py. Each run is a fresh process (`run_example.py`); a
+real-Ray run gets a private RAY_TMPDIR and, when it ends, every process still carrying that
+RAY_TMPDIR is killed (the conformance harness's clean-up, reused).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+DOC_CODE = HERE / "doc_code"
+RUNNER = HERE / "run_example.py"
+RECORDED = HERE / "recorded" / "ray-2.60.0.json"
+RESULT_MARKER = "RAY-EXAMPLE-RESULT "
+TIMEOUT_S = 240
+
+sys.path.insert(0, str(REPO / "tests" / "conformance"))
+from harness import _kill_group, _kill_processes_with_env  # noqa: E402
+
+
+def example_names() -> list[str]:
+    return sorted(p.stem for p in DOC_CODE.glob("*.py"))
+
+
+def example_path(name: str) -> Path:
+    return DOC_CODE / f"{name}.py"
+
+
+@dataclass
+class ExampleRun:
+    backend: str
+    name: str
+    verdict: dict | None  # {"passed": bool, "error"?: class name, "message"?: text}
+    wall_s: float
+    output: str
+    command: str
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.verdict and self.verdict.get("passed"))
+
+    @property
+    def lines(self) -> list[str]:
+        return printed_lines(self.output)
+
+
+_LOG_LINE = re.compile(r"^(\d{4}-\d\d-\d\d |\[\d{4}-|\*\*\*|\(raylet\)|/|\s*File \"|Traceback|\s+\^)")
+_NORMALISE = [
+    (re.compile(r"\x1b\[[0-9;]*m"), ""),  # Ray colours its task names
+    (re.compile(r"pid=\d+"), "pid=N"),
+    (re.compile(r"ip=[\d.]+"), "ip=IP"),
+    (re.compile(r"\b[0-9a-f]{16,}\b"), "<id>"),
+    (re.compile(r"\bminiray\b"), "ray"),
+    (re.compile(r" at 0x[0-9a-f]+"), ""),
+]
+
+
+def printed_lines(output: str) -> list[str]:
+    """What the script printed, without Ray's own log lines and with pids and ids masked."""
+    out = []
+    for line in output.splitlines():
+        if line.startswith(RESULT_MARKER) or _LOG_LINE.match(line) or not line.strip():
+            continue
+        for pattern, repl in _NORMALISE:
+            line = pattern.sub(repl, line)
+        out.append(line.rstrip())
+    return out
+
+
+def run_example(python: str, backend: str, name: str, timeout: float = TIMEOUT_S) -> ExampleRun:
+    env = dict(os.environ)
+    env.pop("RAY_ADDRESS", None)
+    workdir = tempfile.mkdtemp(prefix=f"rayex-{name}-")
+    ray_tmp = None
+    if backend == "ray":
+        ray_tmp = tempfile.mkdtemp(prefix="rx", dir="/tmp")  # short: Ray's socket paths live under it
+        env["RAY_TMPDIR"] = ray_tmp
+    cmd = [str(python), str(RUNNER), backend, str(example_path(name))]
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd,
+        cwd=workdir,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        output, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc.pid)
+        output, _ = proc.communicate()
+        output += f"\n[harness] killed after {timeout} s"
+    finally:
+        if ray_tmp:
+            _kill_processes_with_env("RAY_TMPDIR", ray_tmp)
+            shutil.rmtree(ray_tmp, ignore_errors=True)
+        shutil.rmtree(workdir, ignore_errors=True)
+    wall = time.perf_counter() - started
+    verdict = None
+    for line in output.splitlines():
+        if line.startswith(RESULT_MARKER):
+            verdict = json.loads(line[len(RESULT_MARKER) :])
+    return ExampleRun(backend, name, verdict, wall, output[-6000:], " ".join(cmd))
+
+
+def load_recorded() -> dict:
+    return json.loads(RECORDED.read_text()) if RECORDED.exists() else {}
+
+
+def save_recorded(runs: list[ExampleRun]) -> None:
+    data = load_recorded()
+    data["ray"] = "2.60.0"
+    for run in runs:
+        data.setdefault("examples", {})[run.name] = dict(run.verdict or {}, lines=run.lines)
+        data.setdefault("wall_s", {})[run.name] = round(run.wall_s, 1)
+    RECORDED.parent.mkdir(exist_ok=True)
+    RECORDED.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
