@@ -15,6 +15,7 @@ from .actor import builtin_method
 from .execution import BodyRun
 from .process import INTENDED_EXIT_DETAIL
 
+OWNER_DEATH_NOTICE_S = 0.1  # how long after its owner's death an orphaned actor dies (an estimate)
 # Ray 2.60's words for an actor whose creator's process died (it shares its owner's fate).
 OWNER_DIED_DETAIL = (
     "The actor is dead because its owner has died. The owner of this actor is the worker that "
@@ -219,7 +220,8 @@ class ActorManager:
     def _returned(self, actor: Actor, spec: TaskSpec, value: Any) -> None:
         actor.running = None
         if getattr(spec, "cancelled", False):  # hook (miniray/cancel.py): cancelled while it ran
-            self.rt.tasks.fail_returns(spec, exc.TaskCancelledError(spec.task_id))
+            error = exc.TaskCancelledError(spec.task_id)
+            self.rt.tasks.fail_returns(spec, wrap(spec, error, f"TaskCancelledError: {error}\n"))
             self.pump(actor)
             return
         self.rt.tasks.store_returns(spec, value, actor.node)
@@ -311,14 +313,27 @@ class ActorManager:
             self.process_died(actor, "killed")
 
     def owner_died(self, worker) -> None:
-        """Ray's fate sharing: an actor dies with the worker that created it, unless detached."""
-        for actor in list(self.actors.values()):
-            if actor.owner is not worker or actor.state == "DEAD" or actor.opts.get("lifetime") == "detached":
-                continue
-            if actor.worker is not None and actor.worker.alive:
-                self.rt.kill_worker(actor.worker, cause="owner_died")
-            else:
-                self.process_died(actor, "owner_died")
+        """Ray's fate sharing: an actor dies with the worker that created it, unless detached.
+
+        Not at once: Ray learns of the owner's death through the GCS, so a call made right after
+        the owner was killed may still be answered (Ray's actor_creator_failure example prints
+        "actor.ping: hello"). miniray waits OWNER_DEATH_NOTICE_S of virtual time.
+        """
+        orphans = [
+            actor
+            for actor in self.actors.values()
+            if actor.owner is worker and actor.state != "DEAD" and actor.opts.get("lifetime") != "detached"
+        ]
+        for actor in orphans:
+            self.rt.kernel.schedule(OWNER_DEATH_NOTICE_S, self._orphaned, actor, label="owner-died")
+
+    def _orphaned(self, actor: Actor) -> None:
+        if actor.state == "DEAD":
+            return
+        if actor.worker is not None and actor.worker.alive:
+            self.rt.kill_worker(actor.worker, cause="owner_died")
+        else:
+            self.process_died(actor, "owner_died")
 
     def _set_state(self, actor: Actor, state: str, cause: str = "") -> None:
         actor.state = state

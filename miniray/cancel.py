@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from . import context
 from . import exceptions as exc
+from .aio import cancel_running, is_async_method
 from .objects import ObjectRef
 
 DONE = ("FINISHED", "FAILED")
@@ -91,6 +92,10 @@ def _cancel_actor_task(rt, spec) -> None:
         actor.queue.remove(spec)
         rt.tasks.fail_returns(spec, exc.TaskCancelledError())
         rt.actors.pump(actor)
+        return
+    body = actor.worker.body if actor.running is spec and actor.worker is not None else None
+    if body is not None and body.waiting and is_async_method(actor.cls, spec.fn):
+        cancel_running(body)  # CancelledError at its pending await, as Ray's asyncio loop does
     # A running actor task is only flagged: its body sees is_canceled(); its result is replaced
     # by TaskCancelledError when it returns (ActorManager._returned's hook).
 

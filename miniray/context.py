@@ -55,9 +55,10 @@ def activate(rt) -> None:
     _state["last"] = rt  # what sim.run reports on, even if the scenario shut it down
     if _state["saved"] is None:
         _install()
-        from . import process
+        from . import aio, process
 
         process.install()  # hook: os.getpid / os.kill for simulated workers (miniray/process.py)
+        aio.install()  # hook: asyncio.sleep in async actor methods (miniray/aio.py)
 
 
 def deactivate() -> None:
@@ -66,9 +67,10 @@ def deactivate() -> None:
     if saved is not None:
         time.sleep, time.time, time.monotonic, time.perf_counter, os._exit = saved
         _state["saved"] = None
-        from . import process
+        from . import aio, process
 
         process.uninstall()
+        aio.uninstall()
 
 
 def _body():

@@ -15,12 +15,15 @@ choice point: a crash can be injected just before interaction k of a named attem
 from __future__ import annotations
 
 import copy
+import inspect
 import io
+import os
 import sys
 import traceback
 from collections.abc import Callable
 from typing import Any
 
+from .aio import run_coroutine
 from .objects import fresh_error
 
 
@@ -115,6 +118,8 @@ class BodyRun:
             if budget:
                 sys.settrace(_line_counter(self, budget))
             result = self.fn(*self.args, **self.kwargs)
+            if inspect.iscoroutine(result):  # hook (miniray/aio.py): an async actor method
+                result = run_coroutine(result)
             if self.crash_step is not None and self.crash_step == self.cursor:
                 raise WorkerExit(f"injected crash after step {self.cursor} of {self.key}")
             outcome = ("return", result)
@@ -261,8 +266,9 @@ def _line_counter(body: BodyRun, budget: int):
 def _remote_traceback(e: BaseException) -> str:
     """The traceback as the caller should see it: the user's frames, not miniray's."""
     tb = e.__traceback__
-    # Drop the first frame (BodyRun._run calling the user's function).
-    if tb is not None and tb.tb_next is not None:
+    # Drop miniray's own frames before the user's (BodyRun._run, a generator task's wrapper).
+    package = os.path.dirname(os.path.abspath(__file__))
+    while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename.startswith(package):
         tb = tb.tb_next
     lines = traceback.format_exception(type(e), e, tb)
     if lines and lines[0].startswith("Traceback"):  # Ray's text starts at the user's first frame

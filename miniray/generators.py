@@ -198,7 +198,7 @@ class ObjectRefGenerator:
             stream.refs = [None] * len(stream.refs)  # refs never handed out are dropped with it
 
     def __repr__(self) -> str:
-        return f"<ObjectRefGenerator of {self._stream.spec.name}>"
+        return "<miniray.ObjectRefGenerator object>"  # Ray prints <ray.ObjectRefGenerator object at 0x...>
 
 
 class DynamicObjectRefGenerator:

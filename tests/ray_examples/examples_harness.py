@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -28,6 +27,7 @@ TIMEOUT_S = 240
 
 sys.path.insert(0, str(REPO / "tests" / "conformance"))
 from harness import _kill_group, _kill_processes_with_env  # noqa: E402
+from printed import printed_lines  # noqa: E402
 
 
 def example_names() -> list[str]:
@@ -53,30 +53,7 @@ class ExampleRun:
 
     @property
     def lines(self) -> list[str]:
-        return printed_lines(self.output)
-
-
-_LOG_LINE = re.compile(r"^(\d{4}-\d\d-\d\d |\[\d{4}-|\*\*\*|\(raylet\)|/|\s*File \"|Traceback|\s+\^)")
-_NORMALISE = [
-    (re.compile(r"\x1b\[[0-9;]*m"), ""),  # Ray colours its task names
-    (re.compile(r"pid=\d+"), "pid=N"),
-    (re.compile(r"ip=[\d.]+"), "ip=IP"),
-    (re.compile(r"\b[0-9a-f]{16,}\b"), "<id>"),
-    (re.compile(r"\bminiray\b"), "ray"),
-    (re.compile(r" at 0x[0-9a-f]+"), ""),
-]
-
-
-def printed_lines(output: str) -> list[str]:
-    """What the script printed, without Ray's own log lines and with pids and ids masked."""
-    out = []
-    for line in output.splitlines():
-        if line.startswith(RESULT_MARKER) or _LOG_LINE.match(line) or not line.strip():
-            continue
-        for pattern, repl in _NORMALISE:
-            line = pattern.sub(repl, line)
-        out.append(line.rstrip())
-    return out
+        return printed_lines(self.output, RESULT_MARKER)
 
 
 def run_example(python: str, backend: str, name: str, timeout: float = TIMEOUT_S) -> ExampleRun:

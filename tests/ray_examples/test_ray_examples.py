@@ -38,9 +38,15 @@ LIVE_ON_RAY = ["task_exceptions", "actor_creator_failure"]
 # Lines Ray 2.60 printed (recorded, pids and ids masked) that miniray must print too.
 RAY_LINES = {
     "actor_checkpointing": ["Actor crashes, restarting..."],
-    "actor_creator_failure": ["detached_actor.ping: hello"],
+    # Ray answers a call made right after the owner's death; the actor dies a moment later.
+    "actor_creator_failure": ["actor.ping: hello", "detached_actor.ping: hello"],
     "actor_restart": ["10", "FAILURE"],
-    "actors": ["Actor task was cancelled"],
+    "actors": [
+        "Object reference was cancelled.",
+        "(Actor pid=N) Actor task canceled.",
+        "Actor task was cancelled",
+        "Actor detected cancellation: False",
+    ],
     "fault_tolerance_tips": ["1"],
     "placement_group_example": [
         "Cannot create a placement group because {'GPU': 2} bundle cannot be created.",
