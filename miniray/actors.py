@@ -14,6 +14,7 @@ from . import exceptions as exc
 from .actor import builtin_method
 from .execution import BodyRun
 from .process import INTENDED_EXIT_DETAIL
+from .tasks import TaskSpec, demand, should_retry_exception, wrap
 
 OWNER_DEATH_NOTICE_S = 0.1  # how long after its owner's death an orphaned actor dies (an estimate)
 # Ray 2.60's words for an actor whose creator's process died (it shares its owner's fate).
@@ -21,7 +22,13 @@ OWNER_DIED_DETAIL = (
     "The actor is dead because its owner has died. The owner of this actor is the worker that "
     "created it with .remote(); mark an actor lifetime='detached' to let it outlive its owner."
 )
-from .tasks import TaskSpec, demand, should_retry_exception, wrap
+
+
+def unavailable_reason(cause: str, exit_detail: str) -> str:
+    """Why a call failed while its actor restarts; Ray's words for a sys.exit (process_exit)."""
+    if exit_detail.startswith("Worker exits with an exit code"):
+        return f"The actor is temporarily unavailable: UnexpectedSystemExit: {exit_detail}"
+    return f"The actor is restarting after its process died ({cause})"
 
 
 class Actor:
@@ -247,6 +254,7 @@ class ActorManager:
         if actor.node is not None and actor.node.alive:
             actor.node.release(actor.held)
         actor.worker = None
+        exit_detail, actor.exit_detail = getattr(actor, "exit_detail", ""), ""  # hook: process.py
         inflight = ([actor.running] if actor.running is not None else []) + list(actor.queue)
         actor.running = None
         actor.queue.clear()
@@ -259,9 +267,7 @@ class ActorManager:
                 else:
                     self.rt.tasks.fail_returns(
                         spec,
-                        exc.ActorUnavailableError(
-                            f"The actor is restarting after its process died ({cause})", actor.actor_id
-                        ),
+                        exc.ActorUnavailableError(unavailable_reason(cause, exit_detail), actor.actor_id),
                     )
             self.rt.kernel.schedule(
                 self.rt.config["actor_restart_delay_s"], self._restart, actor, label="actor-restart"
@@ -270,7 +276,7 @@ class ActorManager:
         detail = {
             "killed": "The actor was killed by ray.kill().",
             "node_died": "The actor died because its node died.",
-            "intended_exit": INTENDED_EXIT_DETAIL.format(reason=getattr(actor, "exit_detail", "")),
+            "intended_exit": INTENDED_EXIT_DETAIL.format(reason=exit_detail),
             "owner_died": OWNER_DIED_DETAIL,
         }.get(cause, "The actor died because its worker process died.")
         self._die(

@@ -265,7 +265,8 @@ def _split(refs, num_returns, outcomes):
 
 def wait(object_refs, *, num_returns: int = 1, timeout: float | None = None, fetch_local: bool = True):
     """Return (ready, not_ready) once num_returns objects are ready or the timeout passes."""
-    from .generators import ObjectRefGenerator, wait as wait_generators
+    from .generators import ObjectRefGenerator
+    from .generators import wait as wait_generators
 
     if isinstance(object_refs, list) and any(isinstance(r, ObjectRefGenerator) for r in object_refs):
         return wait_generators(object_refs, num_returns, timeout)  # hook: streaming generators

@@ -165,7 +165,7 @@ class BodyRun:
                 attempt=self.key,
                 reason=value,
             )
-            if intended and self.worker.actor is not None:  # hook: read by ActorManager.process_died
+            if self.worker.actor is not None:  # hook: read by ActorManager.process_died
                 self.worker.actor.exit_detail = value
             self.rt.kill_worker(self.worker, cause="intended_exit" if intended else "exit")
 

@@ -109,7 +109,8 @@ class Group:
             "placement_group_id": self.pg_id,
             "name": self.name,
             "bundles": {b.index: dict(b.resources) for b in self.bundles},
-            "bundles_to_node_id": {b.index: b.node.node_id for b in self.bundles if b.node is not None},
+            "bundles_to_node_id": getattr(self, "removed_from", None)
+            or {b.index: b.node.node_id for b in self.bundles if b.node is not None},
             "strategy": self.strategy,
             "state": self.state,
             "stats": {

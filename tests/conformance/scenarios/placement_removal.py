@@ -53,6 +53,7 @@ def run(ray, cluster_utils, workdir):
             "cpus_free_after": ray.available_resources().get("CPU", 0),
             "table_after": {k: table[k] for k in ("state", "strategy", "name", "bundles")},
             "table_keys": sorted(table),
+            "table_after_still_maps_bundles_to_nodes": len(table["bundles_to_node_id"]),
             "_table_after": repr(table),
         }
     finally:
