@@ -94,6 +94,48 @@ def run_example(python: str, backend: str, name: str, timeout: float = TIMEOUT_S
     return ExampleRun(backend, name, verdict, wall, output[-6000:], " ".join(cmd))
 
 
+RAY_TESTS = HERE / "ray_tests"
+OUTCOME_PLUGIN_DIR = REPO / "tests" / "pyodide"  # outcome_recorder: per-test outcomes as JSON
+
+
+def run_ray_tests(python: str, backend: str, dev_site: str | None = None) -> tuple[dict, str]:
+    """Run Ray's copied test files (ray_tests/) under pytest; return ({test id: outcome}, output).
+
+    On real Ray the Ray venv has no pytest, so the dev venv's site-packages (`dev_site`) are
+    appended to its path: Ray's own packages still come first.
+    """
+    out = Path(tempfile.mkdtemp(prefix="rayex-tests-")) / "outcomes.json"
+    env = dict(os.environ, RAY_EXAMPLES_BACKEND=backend, RAY_USAGE_STATS_ENABLED="0")
+    # Ray's workers import the test module by name to run its remote functions: give them its folder.
+    paths = [str(OUTCOME_PLUGIN_DIR), str(RAY_TESTS), env.get("PYTHONPATH")]
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
+    env.pop("RAY_ADDRESS", None)
+    ray_tmp = None
+    if backend == "ray":
+        ray_tmp = env["RAY_TMPDIR"] = tempfile.mkdtemp(prefix="rx", dir="/tmp")
+    args = [
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "outcome_recorder",
+        f"--outcomes-json={out}",
+        str(RAY_TESTS),
+    ]
+    code = f"import sys; sys.path.append({dev_site!r}); import pytest; sys.exit(pytest.main({args!r}))"
+    cmd = [python, "-c", code] if dev_site else [python, "-m", "pytest", *args]
+    try:
+        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT_S * 3)
+        output = proc.stdout + proc.stderr
+    finally:
+        if ray_tmp:
+            _kill_processes_with_env("RAY_TMPDIR", ray_tmp)
+            shutil.rmtree(ray_tmp, ignore_errors=True)
+    outcomes = json.loads(out.read_text())["outcomes"] if out.exists() else {}
+    shutil.rmtree(out.parent, ignore_errors=True)
+    return outcomes, output[-6000:]
+
+
 def load_recorded() -> dict:
     return json.loads(RECORDED.read_text()) if RECORDED.exists() else {}
 

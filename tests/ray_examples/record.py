@@ -2,16 +2,19 @@
 
     RAY_PYTHON=.venv-ray/bin/python .venv/bin/python tests/ray_examples/record.py [example ...]
 
-Run it again after copying a new example. Two run at a time (2 cores).
+Run it again after copying a new example. Two run at a time (2 cores). Without arguments it also
+runs Ray's copied test files (ray_tests/) on real Ray and saves each test's outcome.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import site
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from examples_harness import example_names, run_example, save_recorded
+from examples_harness import RECORDED, example_names, run_example, run_ray_tests, save_recorded
 
 
 def main(argv: list[str]) -> int:
@@ -28,7 +31,20 @@ def main(argv: list[str]) -> int:
             f"{run.name}: {'passed' if run.passed else 'FAILED ' + run.verdict['error']} ({run.wall_s:.1f} s)"
         )
     save_recorded(runs)
+    if not argv[1:]:  # everything: Ray's copied test files too
+        record_ray_tests(ray_python)
     return 0
+
+
+def record_ray_tests(ray_python: str) -> None:
+    outcomes, output = run_ray_tests(ray_python, "ray", dev_site=site.getsitepackages()[0])
+    if not outcomes:
+        raise SystemExit(f"Ray's test files did not run on real Ray:\n{output}")
+    data = json.loads(RECORDED.read_text())
+    data["ray_tests"] = outcomes
+    RECORDED.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    for test, outcome in sorted(outcomes.items()):
+        print(f"{test}: {outcome}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@ import, should see what Ray shows. For every example:
 * test_matches_live_ray: the quick ones run on real Ray as well, now, and must pass there too
   (the rest take 20 s to 2 min each on real Ray, so the recording stands in for them:
   `tests/ray_examples/record.py` makes it).
+* test_ray_test_files_pass_where_they_pass_on_ray: Ray's own test files copied to ray_tests/
+  (run there on miniray by pytest like any test here, with Ray's fixtures from its conftest):
+  every test that passed on real Ray, as recorded, passes on miniray.
 * test_copies_are_unchanged: each copy is Ray's file plus our header, with only its Ray import
   lines changed.
 """
@@ -29,6 +32,7 @@ from examples_harness import (  # noqa: E402
     example_path,
     load_recorded,
     run_example,
+    run_ray_tests,
 )
 
 EXAMPLES = example_names()
@@ -145,3 +149,24 @@ def test_copies_are_unchanged(name):
         f"{name}: only import lines may differ from Ray's file, found: {changed}"
     )
     assert Path(example_path(name).parent, "LICENSE").exists()
+
+
+def test_ray_test_files_pass_where_they_pass_on_ray():
+    ray_outcomes = load_recorded().get("ray_tests")
+    assert ray_outcomes, "no recorded outcomes of ray_tests/ on real Ray: run tests/ray_examples/record.py"
+    mini, output = run_ray_tests(sys.executable, "miniray")
+    assert mini, f"ray_tests/ did not run on miniray:\n{output}"
+    assert set(mini) == set(ray_outcomes), "the recording is of other tests than ray_tests/ holds now"
+    worse = {t: (o, mini[t]) for t, o in ray_outcomes.items() if o == "passed" and mini[t] != "passed"}
+    assert not worse, f"passed on real Ray, not on miniray (Ray, miniray): {worse}\n{output}"
+    print("ray_tests on real Ray:", ray_outcomes, "\non miniray:", mini)
+
+
+@pytest.mark.parametrize(
+    "path", sorted(Path(__file__).parent.glob("ray_tests/test_*.py")), ids=lambda p: p.name
+)
+def test_copied_test_files_are_unchanged(path):
+    body = path.read_text().partition(HEADER_END)[2]
+    assert body, f"{path.name}: the license and origin header is missing"
+    changed = [line for line in body.splitlines() if "miniray" in line]
+    assert changed and all(IMPORT_LINE.match(line) for line in changed), changed
