@@ -225,9 +225,8 @@ class BodyRun:
             nxt = kernel.peek()
             # A streaming generator's sleeps are real events (hook, miniray/generators.py): the
             # driver may be watching its next item arrive, so the clock must not jump past it.
-            if (
-                nxt is None or nxt > wake
-            ) and not self.streaming:  # nothing happens meanwhile: move the clock
+            quiet = nxt is None or nxt > wake  # nothing happens meanwhile: just move the clock
+            if quiet and not self.streaming:
                 kernel.now = wake
                 return None
             self.timers.append(kernel.at(wake, self.resume, True, None, label="wake"))

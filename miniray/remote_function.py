@@ -43,9 +43,8 @@ class RemoteFunction:
         def live():
             from .tasks import TaskSpec
 
-            spec = TaskSpec(
-                rt, name, self._function, args, kwargs, dict(self._opts, _generator=how), rt.caller()
-            )
+            opts = self._opts if how is None else dict(self._opts, _generator=how)
+            spec = TaskSpec(rt, name, self._function, args, kwargs, opts, rt.caller())
             if how is not None:
                 spec.fn = generators.body_for(self._function, spec, how)
             refs = rt.tasks.submit(spec, num_returns)
