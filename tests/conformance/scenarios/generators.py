@@ -92,15 +92,16 @@ def _lost_item(ray, cluster, workdir, retries):
         for i in range(2):
             yield bytes([run, i]) + b"x" * BIG
 
-    @ray.remote(**on("reader"))
+    @ray.remote
     def head(blob):
         return list(blob[:2])
 
     refs = list(volatile_feed.remote(log))
-    first = [ray.get(head.remote(ref)) for ref in refs]
+    # Read on the producing node: a read elsewhere would leave a copy there that survives the loss.
+    first = [ray.get(head.options(**on("gen")).remote(ref)) for ref in refs]
     cluster.kill("gen")
-    _, error = get_or_error(ray, head.remote(refs[0]))
-    again = None if error is not None else ray.get(head.remote(refs[0]))
+    _, error = get_or_error(ray, head.options(**on("reader")).remote(refs[0]))
+    again = None if error is not None else ray.get(head.options(**on("reader")).remote(refs[0]))
     return {
         "first_read": first,
         "after_loss": again,
