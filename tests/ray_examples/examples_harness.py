@@ -106,9 +106,7 @@ def run_ray_tests(python: str, backend: str, dev_site: str | None = None) -> tup
     """
     out = Path(tempfile.mkdtemp(prefix="rayex-tests-")) / "outcomes.json"
     env = dict(os.environ, RAY_EXAMPLES_BACKEND=backend, RAY_USAGE_STATS_ENABLED="0")
-    # Ray's workers import the test module by name to run its remote functions: give them its folder.
-    paths = [str(OUTCOME_PLUGIN_DIR), str(RAY_TESTS), env.get("PYTHONPATH")]
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(OUTCOME_PLUGIN_DIR), env.get("PYTHONPATH")]))
     env.pop("RAY_ADDRESS", None)
     ray_tmp = None
     if backend == "ray":
@@ -125,7 +123,11 @@ def run_ray_tests(python: str, backend: str, dev_site: str | None = None) -> tup
     code = f"import sys; sys.path.append({dev_site!r}); import pytest; sys.exit(pytest.main({args!r}))"
     cmd = [python, "-c", code] if dev_site else [python, "-m", "pytest", *args]
     try:
-        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT_S * 3)
+        # cwd: Ray's workers put the driver's current directory on their path, and they must import
+        # the test module by name to run its remote functions.
+        proc = subprocess.run(
+            cmd, cwd=RAY_TESTS, env=env, capture_output=True, text=True, timeout=TIMEOUT_S * 3
+        )
         output = proc.stdout + proc.stderr
     finally:
         if ray_tmp:
