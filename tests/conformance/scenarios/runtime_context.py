@@ -14,8 +14,10 @@ LIVE_ON_RAY = False
 
 def run(ray, cluster_utils, workdir):
     out = {"init": _init_addresses(ray, cluster_utils)}
-    ray.init(num_cpus=2)
+    ray.init("local", num_cpus=3)  # two Ray starts in all: each is slow on a busy machine
     try:
+        out["init"]["local_cpus"] = ray.cluster_resources().get("CPU")
+        out["init"]["util_loaded"] = callable(getattr(getattr(ray, "util", None), "placement_group", None))
         out["context"] = _context(ray)
     finally:
         ray.shutdown()
@@ -38,10 +40,6 @@ def _init_addresses(ray, cluster_utils):
             ray.shutdown()
     finally:
         cluster.shutdown()
-    ray.init("local", num_cpus=3)
-    out["local_cpus"] = ray.cluster_resources().get("CPU")
-    out["util_loaded"] = callable(getattr(getattr(ray, "util", None), "placement_group", None))
-    ray.shutdown()
     return out
 
 
