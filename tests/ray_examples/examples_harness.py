@@ -95,18 +95,29 @@ def run_example(python: str, backend: str, name: str, timeout: float = TIMEOUT_S
 
 
 RAY_TESTS = HERE / "ray_tests"
+PYTEST_PACKAGES = ("pytest", "_pytest", "pluggy", "iniconfig", "py.py")
 OUTCOME_PLUGIN_DIR = REPO / "tests" / "pyodide"  # outcome_recorder: per-test outcomes as JSON
 
 
 def run_ray_tests(python: str, backend: str, dev_site: str | None = None) -> tuple[dict, str]:
     """Run Ray's copied test files (ray_tests/) under pytest; return ({test id: outcome}, output).
 
-    On real Ray the Ray venv has no pytest, so the dev venv's site-packages (`dev_site`) are
-    appended to its path: Ray's own packages still come first.
+    On real Ray the Ray venv has no pytest: pytest and its own packages are linked from the dev
+    venv's site-packages (`dev_site`) into a folder put on PYTHONPATH, for the driver and for Ray's
+    workers (which import the test module, hence pytest). Only those: Ray keeps its own packaging.
     """
-    out = Path(tempfile.mkdtemp(prefix="rayex-tests-")) / "outcomes.json"
+    scratch = Path(tempfile.mkdtemp(prefix="rayex-tests-"))
+    out = scratch / "outcomes.json"
     env = dict(os.environ, RAY_EXAMPLES_BACKEND=backend, RAY_USAGE_STATS_ENABLED="0")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(OUTCOME_PLUGIN_DIR), env.get("PYTHONPATH")]))
+    paths = [str(OUTCOME_PLUGIN_DIR)]
+    if dev_site:
+        pytest_only = scratch / "pytest-only"
+        pytest_only.mkdir()
+        for name in PYTEST_PACKAGES:
+            if (Path(dev_site) / name).exists():
+                (pytest_only / name).symlink_to(Path(dev_site) / name)
+        paths.append(str(pytest_only))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [*paths, env.get("PYTHONPATH")]))
     env.pop("RAY_ADDRESS", None)
     ray_tmp = None
     if backend == "ray":
@@ -120,8 +131,7 @@ def run_ray_tests(python: str, backend: str, dev_site: str | None = None) -> tup
         f"--outcomes-json={out}",
         str(RAY_TESTS),
     ]
-    code = f"import sys; sys.path.append({dev_site!r}); import pytest; sys.exit(pytest.main({args!r}))"
-    cmd = [python, "-c", code] if dev_site else [python, "-m", "pytest", *args]
+    cmd = [python, "-m", "pytest", *args]
     try:
         # cwd: Ray's workers put the driver's current directory on their path, and they must import
         # the test module by name to run its remote functions.
@@ -134,7 +144,7 @@ def run_ray_tests(python: str, backend: str, dev_site: str | None = None) -> tup
             _kill_processes_with_env("RAY_TMPDIR", ray_tmp)
             shutil.rmtree(ray_tmp, ignore_errors=True)
     outcomes = json.loads(out.read_text())["outcomes"] if out.exists() else {}
-    shutil.rmtree(out.parent, ignore_errors=True)
+    shutil.rmtree(scratch, ignore_errors=True)
     return outcomes, output[-6000:]
 
 
