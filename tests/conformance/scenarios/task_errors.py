@@ -81,7 +81,7 @@ def _timeout(ray):
     for timeout in (0, 0.5):
         _, error = get_or_error(ray, ref, timeout=timeout)
         out[f"timeout_{timeout}"] = {"error": describe_error(ray, error), "text": str(error)}
-    ray.cancel(ref, force=True)
+    ray.cancel(ref)
     return out
 
 
@@ -111,11 +111,9 @@ def _cancel(ray, workdir):
     ray.cancel(running)
     out["running"] = outcome(ray, running)
     out["running_text_names_cancel"] = "was cancelled" in str(get_or_error(ray, running)[1])
-    forced = sleeper.remote(60)
-    time.sleep(1.0)
-    ray.cancel(forced, force=True)
-    out["running_force"] = outcome(ray, forced)
-    out["running_force_text"] = str(get_or_error(ray, forced)[1])
+    # Not force=True: Ray 2.60 sometimes aborts the driver when the killed worker's reply comes
+    # back ("Tried to complete task that was not pending"). Seen by hand, force gives a plain
+    # TaskCancelledError with no text; tests/unit holds miniray to that.
     done = sleeper.remote(0)
     out["finished_first"] = outcome(ray, done)
     ray.cancel(done)
