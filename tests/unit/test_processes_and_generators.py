@@ -172,3 +172,27 @@ def test_cancel_a_task_waiting_for_its_argument(ray):
                 return 1
 
         ray.cancel(A.remote().f.remote(), force=True)
+
+
+def test_cancel_running_task_plain_and_forced(ray):
+    """What Ray 2.60 gave when probed by hand (force=True is not in the task_errors scenario:
+    Ray can abort the driver on it): interrupted -> RayTaskError(TaskCancelledError) naming the
+    task; forced -> a plain TaskCancelledError with no text; the worker of the first lives on."""
+    import time
+
+    @ray.remote
+    def sleeper():
+        time.sleep(60)
+
+    running = sleeper.remote()
+    miniray.sim.sleep(1)
+    ray.cancel(running)
+    with pytest.raises(ray.exceptions.TaskCancelledError) as info:
+        ray.get(running)
+    assert isinstance(info.value, ray.exceptions.RayTaskError) and "was cancelled" in str(info.value)
+    forced = sleeper.remote()
+    miniray.sim.sleep(1)
+    ray.cancel(forced, force=True)
+    with pytest.raises(ray.exceptions.TaskCancelledError) as info:
+        ray.get(forced)
+    assert type(info.value) is ray.exceptions.TaskCancelledError and str(info.value) == ""
