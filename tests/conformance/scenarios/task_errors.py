@@ -13,6 +13,13 @@ LIVE_ON_RAY = False
 ARG_FAILED = "At least one of the input arguments for this task could not be computed:"
 
 
+def nap(seconds):
+    """Sleep in 0.1 s steps. Ray's (non-forced) cancel interrupts a task between Python
+    bytecodes, so one long time.sleep would run to its end before the task stops."""
+    for _ in range(int(seconds * 10)):
+        time.sleep(0.1)
+
+
 class FinalError(Exception):
     def __init_subclass__(cls, /, *args, **kwargs):
         raise TypeError("Cannot subclass this exception class.")
@@ -74,7 +81,7 @@ def _unsubclassable(ray):
 def _timeout(ray):
     @ray.remote
     def slow():
-        time.sleep(30)
+        nap(30)
 
     ref = slow.remote()
     out = {}
@@ -88,7 +95,7 @@ def _timeout(ray):
 def _cancel(ray, workdir):
     @ray.remote
     def sleeper(seconds):
-        time.sleep(seconds)
+        nap(seconds)
         return "finished"
 
     @ray.remote
@@ -103,7 +110,7 @@ def _cancel(ray, workdir):
     @ray.remote
     def parent(log):
         child.remote(log)
-        time.sleep(60)
+        nap(60)
 
     out = {}
     running = sleeper.remote(60)
