@@ -95,7 +95,7 @@ def run_example(python: str, backend: str, name: str, timeout: float = TIMEOUT_S
 
 
 RAY_TESTS = HERE / "ray_tests"
-PYTEST_PACKAGES = ("pytest", "_pytest", "pluggy", "iniconfig", "py.py")
+PYTEST_PACKAGES = ("pytest", "_pytest", "pluggy", "iniconfig", "pygments", "py.py")
 OUTCOME_PLUGIN_DIR = REPO / "tests" / "pyodide"  # outcome_recorder: per-test outcomes as JSON
 
 
@@ -116,6 +116,12 @@ def run_ray_tests(python: str, backend: str, dev_site: str | None = None) -> tup
         for name in PYTEST_PACKAGES:
             if (Path(dev_site) / name).exists():
                 (pytest_only / name).symlink_to(Path(dev_site) / name)
+        # Ray's workers import the test module, whose first lines say `import miniray as ray`:
+        # answer that with real Ray in every process of the run, as the conftest does in pytest's.
+        (pytest_only / "sitecustomize.py").write_text(
+            f"import sys\nsys.path.insert(0, {str(HERE)!r})\n"
+            "from run_example import _MinirayIsRay\nsys.meta_path.insert(0, _MinirayIsRay())\n"
+        )
         paths.append(str(pytest_only))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [*paths, env.get("PYTHONPATH")]))
     env.pop("RAY_ADDRESS", None)
