@@ -49,8 +49,10 @@ class RuntimeContext:
 
     def get_assigned_resources(self) -> dict[str, float]:
         _, body = self._here()
-        if body is None:
-            return {}
+        if body is None:  # Ray 2.60 asserts it is in a worker (recorded in runtime_context)
+            raise AssertionError(
+                "This method is only available when the process is a worker. Current mode: 0"
+            )
         actor = body.worker.actor
         if actor is not None:
             return dict(actor.held)

@@ -49,12 +49,12 @@ def _context(ray):
 
     def describe(ctx):
         return {
-            "job_id": ctx.get_job_id(),
-            "task_id_set": ctx.get_task_id() is not None,
-            "actor_id": ctx.get_actor_id(),
-            "node_known": ctx.get_node_id() in node_ids,
-            "resources": ctx.get_assigned_resources(),
-            "worker_id": ctx.get_worker_id(),
+            "job_id": ask(ctx.get_job_id),
+            "task_id_set": ask(lambda: ctx.get_task_id() is not None),
+            "actor_id": ask(ctx.get_actor_id),
+            "node_known": ask(lambda: ctx.get_node_id() in node_ids),
+            "resources": ask(ctx.get_assigned_resources),
+            "worker_id": ask(ctx.get_worker_id),
         }
 
     @ray.remote(num_cpus=1)
@@ -103,6 +103,14 @@ def _context(ray):
             "new_worker_after_restart": a3["worker_id"] != a1["worker_id"],
         },
     }
+
+
+def ask(getter):
+    """The getter's answer, or the class of the error it raises (some are worker-only)."""
+    try:
+        return getter()
+    except Exception as e:  # noqa: BLE001 - the error class is the observation
+        return {"raises": type(e).__name__}
 
 
 def _reconstructed(ray, probe):
