@@ -43,7 +43,7 @@ def test_value_error_runs_once_and_is_both_classes(ray, runs):
     assert isinstance(err, E.RayTaskError) and isinstance(err, ValueError)
     assert type(err).__name__ == "RayTaskError(ValueError)"
     # Ray 2.60 shows the remote frames without a "Traceback (most recent call last):" header
-    assert "the remote message" in str(err) and "  File \"" in str(err)
+    assert "the remote message" in str(err) and '  File "' in str(err)
     assert isinstance(err.cause, ValueError)
     assert runs["body"] == 1
 
