@@ -46,7 +46,7 @@ def mode(fn, num_returns) -> str | None:
 class Stream:
     """The items one generator task has yielded so far, and whether (and how) it ended."""
 
-    def __init__(self, rt, spec):
+    def __init__(self, rt, spec) -> None:
         self.rt = rt
         self.spec = spec
         self.oids: list[str] = []
@@ -235,7 +235,8 @@ def wait(items: list, num_returns: int, timeout: float | None):
         timeout,
         f"miniray.wait is waiting for {num_returns} of {len(items)} objects or generators",
     )
-    done, pending = [], []
+    done: list = []
+    pending: list = []
     for item in items:
         (done if ready(item) and len(done) < num_returns else pending).append(item)
     return done, pending
