@@ -23,11 +23,10 @@
 import ipywidgets  # noqa: F401  (the lab loads a package only once a cell imports it by name)
 from IPython.display import display
 
-from faultlines.models import fleet_health as fh
-from faultlines.widgets.fleet_health import FleetHealthWidget
-
 # The fleet controller model (seed 002). The lab's one import of it: its home may move.
 from faultlines.fleet import Fleet
+from faultlines.models import fleet_health as fh
+from faultlines.widgets.fleet_health import FleetHealthWidget
 
 
 def show(run):

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from faultlines.models import fleet_health as fh
-
 # The fleet controller is being moved out of miniray; this is the page's one import of it.
 from faultlines.fleet import Fleet
+from faultlines.models import fleet_health as fh
 
 
 def _s(value: float | None) -> str:

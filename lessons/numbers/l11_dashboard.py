@@ -3,10 +3,9 @@ the straggler and leak diagnoses, each from a miniray run."""
 
 from __future__ import annotations
 
-from faultlines.models import spill
-
 # The diagnosis scenarios are being moved out of miniray; this is the page's one import of them.
 from faultlines import diagnoses
+from faultlines.models import spill
 
 GB = 10**9
 

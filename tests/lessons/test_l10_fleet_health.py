@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from faultlines.fleet import Fleet
 from faultlines.models import fleet_health as fh
 from faultlines.widgets import fleet_health as fw
 from faultlines.widgets import statestrip
-from faultlines.fleet import Fleet
 
 NS = "{http://www.w3.org/2000/svg}"
 
