@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
-import ipywidgets as widgets  # type: ignore[import-untyped]
+import ipywidgets as widgets
 
 from ..models.packing import CPUS_PER_NODE, NODES, STRATEGIES, Layout, sweep
 from . import svgplot

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-import ipywidgets as widgets  # type: ignore[import-untyped]
+import ipywidgets as widgets
 
 from ..models.pg_recovery import (
     EVENTS,
