@@ -145,7 +145,7 @@ for threshold in (3, 1):
 #
 # * **probe 1 s, hang**: the verdict comes in 2-3 s instead of 10-15 s. What did it cost? (Five
 #   times the probes; with a blip, a shorter pause is enough to kill a shard.)
-# * **fault at 28 s, crash**, then switch *promote*: watch the weights row under HEALTHY.
+# * **crash at 28 s** (where it starts), then switch *promote*: watch the weights row under HEALTHY.
 # * **fault at 124 s**, hang against crash: the length of the grey/red refit bar.
 # * **blip, threshold 1 then 3**: the same 8 s pause, a 6-minute outage or none.
 

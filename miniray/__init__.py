@@ -3,7 +3,7 @@
 Simulation-only controls (virtual clock, seed, faults, event log) live in `miniray.sim`.
 """
 
-from . import exceptions
+from . import actor, exceptions, util  # `ray.actor.exit_actor`, `ray.util.placement_group` after `import ray`
 from .api import (
     available_resources,
     cluster_resources,
@@ -17,9 +17,12 @@ from .api import (
     shutdown,
     wait,
 )
+from .cancel import cancel
+from .generators import DynamicObjectRefGenerator, ObjectRefGenerator
 from .objects import ObjectRef
 from .observe.timeline import timeline
 from .remote_function import method, remote
+from .runtime_context import get_runtime_context
 from .util.state import memory as _memory
 
 __version__ = "0.1.0"
@@ -34,6 +37,12 @@ __all__ = [
     "put",
     "wait",
     "kill",
+    "cancel",
+    "ObjectRefGenerator",
+    "DynamicObjectRefGenerator",
+    "get_runtime_context",
+    "actor",
+    "util",
     "get_actor",
     "nodes",
     "cluster_resources",

@@ -11,15 +11,55 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
-from . import retry
+from . import generators, retry
 from .cluster import Node, Worker
 from .events import Kind
-from .execution import BodyRun
+from .execution import EXIT_ACTOR_REASON, BodyRun, WorkerExit
 from .states import ActorState, TaskState
 from .tasks import TaskSpec, demand, wrap
 
 if TYPE_CHECKING:  # types only: the runtime imports this module
     from .runtime import Runtime
+
+OWNER_DEATH_NOTICE_S = 0.1  # how long after its owner's death an orphaned actor dies (an estimate)
+# Ray 2.60's words for an actor whose creator's process died (it shares its owner's fate).
+OWNER_DIED_DETAIL = (
+    "The actor is dead because its owner has died. The owner of this actor is the worker that "
+    "created it with .remote(); mark an actor lifetime='detached' to let it outlive its owner."
+)
+
+
+# Ray 2.60's words for an actor that ended itself (sys.exit(0), exit_actor(), __ray_terminate__).
+INTENDED_EXIT_DETAIL = (
+    "The actor is dead because its worker process has died. Worker exit type: INTENDED_USER_EXIT "
+    "Worker exit detail: {reason}"
+)
+
+
+def unavailable_reason(cause: str, exit_detail: str) -> str:
+    """Why a call failed while its actor restarts; Ray's words for a sys.exit (process_exit)."""
+    if exit_detail.startswith("Worker exits with an exit code"):
+        return f"The actor is temporarily unavailable: UnexpectedSystemExit: {exit_detail}"
+    return f"The actor is restarting after its process died ({cause})"
+
+
+def _ray_ready(self: Any) -> bool:
+    return True
+
+
+def _ray_terminate(self: Any) -> None:
+    raise WorkerExit(EXIT_ACTOR_REASON, intended=True)  # as exit_actor() in one of its methods
+
+
+# Every Ray actor answers these, though its class defines neither: `__ray_ready__` (True once
+# created) and `__ray_terminate__` (exit cleanly after the calls queued before it).
+BUILTIN_METHODS = {"__ray_ready__": _ray_ready, "__ray_terminate__": _ray_terminate}
+
+
+def builtin_method(instance: Any, name: str) -> Any:
+    """The bound built-in method `name` of an actor instance, or None if it is not one."""
+    fn = BUILTIN_METHODS.get(name)
+    return None if fn is None else fn.__get__(instance)
 
 
 class Actor:
@@ -39,6 +79,7 @@ class Actor:
         self.queue: deque[TaskSpec] = deque()
         self.running: TaskSpec | None = None
         self.no_restart = False
+        self.exit_detail = ""  # how its process last exited, when a body ended it (sys.exit, exit_actor)
         self.held = (
             demand(opts)
             if (opts.get("num_cpus") is not None or opts.get("resources") or opts.get("num_gpus"))
@@ -182,11 +223,14 @@ class ActorManager:
         actor.running = spec
         node, worker = actor.node, actor.worker
         assert node is not None and worker is not None  # an ALIVE actor has both
+        fn = builtin_method(actor.instance, spec.fn) or getattr(actor.instance, spec.fn)
+        if spec.generator is not None:  # a generator method yields through its stream
+            fn = generators.body_for(fn, spec, spec.generator)
         self.rt.tasks.launch(
             spec,
             node,
             worker,
-            getattr(actor.instance, spec.fn),
+            fn,
             actor.class_name,
             on_return=lambda value: self._returned(actor, spec, value),
             on_raise=lambda e, tb: self._raised(actor, spec, e, tb),
@@ -196,6 +240,11 @@ class ActorManager:
 
     def _returned(self, actor: Actor, spec: TaskSpec, value: Any) -> None:
         actor.running = None
+        if spec.cancelled:  # ray.cancel flagged it while it ran (miniray/cancel.py)
+            error = exc.TaskCancelledError(spec.task_id)
+            self.rt.tasks.fail_returns(spec, wrap(spec, error, f"TaskCancelledError: {error}\n"))
+            self.pump(actor)
+            return
         self.rt.tasks.store_returns(spec, value, actor.node)
         self.pump(actor)
 
@@ -219,10 +268,11 @@ class ActorManager:
         if actor.node is not None and actor.node.alive:
             actor.node.release(actor.held)
         actor.worker = None
+        exit_detail, actor.exit_detail = actor.exit_detail, ""
         inflight = ([actor.running] if actor.running is not None else []) + list(actor.queue)
         actor.running = None
         actor.queue.clear()
-        if retry.restarts(actor):
+        if retry.restarts(actor, cause):
             self._set_state(actor, ActorState.RESTARTING, cause=cause)
             for spec in inflight:
                 if retry.after_death(spec):
@@ -231,9 +281,7 @@ class ActorManager:
                 else:
                     self.rt.tasks.fail_returns(
                         spec,
-                        exc.ActorUnavailableError(
-                            f"The actor is restarting after its process died ({cause})", actor.actor_id
-                        ),
+                        exc.ActorUnavailableError(unavailable_reason(cause, exit_detail), actor.actor_id),
                     )
             self.rt.kernel.schedule(
                 self.rt.config["actor_restart_delay_s"], self._restart, actor, label="actor-restart"
@@ -242,6 +290,8 @@ class ActorManager:
         detail = {
             "killed": "The actor was killed by ray.kill().",
             "node_died": "The actor died because its node died.",
+            "intended_exit": INTENDED_EXIT_DETAIL.format(reason=exit_detail),
+            "owner_died": OWNER_DIED_DETAIL,
         }.get(cause, "The actor died because its worker process died.")
         self._die(
             actor,
@@ -281,6 +331,31 @@ class ActorManager:
             self.rt.kill_worker(actor.worker, cause="killed")
         elif actor.state != ActorState.DEAD:
             self.process_died(actor, "killed")
+
+    def owner_died(self, worker: Worker) -> None:
+        """Ray's fate sharing: an actor dies with the worker that created it, unless detached.
+
+        Not at once: Ray learns of the owner's death through the GCS, so a call made right after
+        the owner was killed may still be answered (Ray's actor_creator_failure example prints
+        "actor.ping: hello"). miniray waits OWNER_DEATH_NOTICE_S of virtual time.
+        """
+        orphans = [
+            actor
+            for actor in self.actors.values()
+            if actor.owner is worker
+            and actor.state != ActorState.DEAD
+            and actor.opts.get("lifetime") != "detached"
+        ]
+        for actor in orphans:
+            self.rt.kernel.schedule(OWNER_DEATH_NOTICE_S, self._orphaned, actor, label="owner-died")
+
+    def _orphaned(self, actor: Actor) -> None:
+        if actor.state == ActorState.DEAD:
+            return
+        if actor.worker is not None and actor.worker.alive:
+            self.rt.kill_worker(actor.worker, cause="owner_died")
+        else:
+            self.process_died(actor, "owner_died")
 
     def _set_state(self, actor: Actor, state: ActorState, cause: str = "") -> None:
         actor.state = state

@@ -10,6 +10,7 @@ from typing import Any
 
 from . import context, waiting
 from .context import DEFAULT_NUM_CPUS
+from .generators import ObjectRefGenerator
 from .liveness import enable as enable_liveness
 from .objects import ObjectRef
 from .remote_function import ActorHandle
@@ -34,17 +35,23 @@ __all__ = [
 
 
 def init(
+    address: str | None = None,
+    *,
     num_cpus: float | None = None,
     num_gpus: float | None = None,
     resources: dict | None = None,
-    address: str | None = None,
     _system_config: dict | None = None,
     ignore_reinit_error: bool = False,
     labels: dict | None = None,
     object_store_memory: int | None = None,
     **_ignored: Any,
 ):
-    """Start a one-node simulated cluster, or connect to a `miniray.cluster_utils.Cluster`."""
+    """Start a one-node simulated cluster, or connect to a `miniray.cluster_utils.Cluster`.
+
+    As in Ray, `address` comes first: "auto" connects to the running cluster (the newest
+    `cluster_utils.Cluster`), "local" always starts a new one, and a Cluster's `address`
+    connects to that cluster.
+    """
     active = context.current()
     if active is not None:
         if ignore_reinit_error:
@@ -54,8 +61,16 @@ def init(
             "suppressed by passing in 'ignore_reinit_error=True' or by calling "
             "'miniray.shutdown()' prior to 'miniray.init()'."
         )
+    if address == "local":  # Ray's word for a new local cluster, as with no address
+        address = None
     if address is not None:
-        rt = SESSION.clusters.get(address)
+        rt = SESSION.find_cluster(address)
+        if rt is None and address == "auto":
+            raise ConnectionError(
+                "Could not find any running Ray instance. Please specify the one to connect to by "
+                "setting `--address` flag or `RAY_ADDRESS` environment variable. (In miniray, start "
+                "one with miniray.cluster_utils.Cluster(initialize_head=True).)"
+            )
         if rt is None:
             raise ConnectionError(
                 f"No miniray cluster at address {address!r}; create one with "
@@ -118,6 +133,8 @@ def get(object_refs, *, timeout: float | None = None):
 def wait(object_refs, *, num_returns: int = 1, timeout: float | None = None, fetch_local: bool = True):
     """Return (ready, not_ready) once num_returns objects are ready or the timeout passes."""
     rt = context.runtime()
+    if isinstance(object_refs, list) and any(isinstance(r, ObjectRefGenerator) for r in object_refs):
+        return waiting.wait_generators(rt, object_refs, num_returns, timeout)  # streaming generators
     if isinstance(object_refs, ObjectRef):
         raise TypeError(
             "wait() expected a list of ObjectRef, got a single ObjectRef; "

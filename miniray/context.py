@@ -1,21 +1,24 @@
 """Which runtime is active, and whether the code running now is the driver or a worker's body.
 
-While a runtime is up, `time.sleep`, `time.time`, `time.monotonic`, `time.perf_counter` and
-`os._exit` are routed through miniray so Ray scripts run unchanged: inside a task or actor body
-they spend virtual time and kill only that simulated worker; in the driver `time.sleep(s)` lets
-s virtual seconds pass (as `miniray.sim.sleep`). Other threads get the real functions.
+While a runtime is up, `time.sleep`, `time.time`, `time.monotonic`, `time.perf_counter`,
+`os._exit`, `os.getpid`, `os.kill` and `asyncio.sleep` are routed through miniray so Ray scripts
+run unchanged: inside a task or actor body they spend virtual time and kill only that simulated
+worker; in the driver `time.sleep(s)` lets s virtual seconds pass (as `miniray.sim.sleep`).
+Other threads get the real functions.
 
 The state itself lives in `session.SESSION`; this module is the one way to read and change it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
+from . import aio, process
 from .execution import BodyRun, WorkerExit
 from .runtime import Runtime
 from .session import SESSION
@@ -89,14 +92,18 @@ def activate(rt: Runtime) -> None:
 
 
 def deactivate() -> None:
-    """Shut the active runtime down (if any) and give the real time functions back."""
+    """Shut the active runtime down (if any) and give the real time and os functions back."""
     rt = SESSION.active
     if rt is not None:
         rt.alive = False
     SESSION.active = None
     saved = SESSION.patched
     if saved is not None:
-        time.sleep, time.time, time.monotonic, time.perf_counter, os._exit = saved
+        for owner, name, original in reversed(saved):
+            if original is _ABSENT:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, original)
         SESSION.patched = None
 
 
@@ -107,15 +114,18 @@ def _body() -> BodyRun | None:
     return rt.current[-1]
 
 
+_ABSENT = object()  # a function this platform lacks (os.kill in Pyodide): removed again on deactivate
+
+
 def _install() -> None:
-    real_sleep, real_time, real_mono, real_perf, real_exit = saved = (
+    real_sleep, real_time, real_mono, real_perf, real_exit = (
         time.sleep,
         time.time,
         time.monotonic,
         time.perf_counter,
         os._exit,
     )
-    SESSION.patched = saved
+    real_getpid, real_kill = os.getpid, getattr(os, "kill", None)
 
     def sleep(seconds: float) -> None:
         body = _body()
@@ -142,8 +152,18 @@ def _install() -> None:
             raise WorkerExit(f"os._exit({code})")
         real_exit(code)
 
-    time.sleep = sleep  # type: ignore[assignment]
-    time.time = clock(real_time, EPOCH)
-    time.monotonic = clock(real_mono, 0.0)
-    time.perf_counter = clock(real_perf, 0.0)
-    os._exit = exit_  # type: ignore[assignment]
+    stand_ins: list[tuple[Any, str, Any]] = [
+        (time, "sleep", sleep),
+        (time, "time", clock(real_time, EPOCH)),
+        (time, "monotonic", clock(real_mono, 0.0)),
+        (time, "perf_counter", clock(real_perf, 0.0)),
+        (os, "_exit", exit_),
+        # Simulated process identity (miniray/process.py): each worker's pid, signals to it.
+        (os, "getpid", process.simulated_getpid(real_getpid, _body)),
+        (os, "kill", process.simulated_kill(real_kill, real_getpid, current, _body)),
+        # Async actor methods (miniray/aio.py): asyncio.sleep in a body spends virtual time.
+        (asyncio, "sleep", aio.simulated_sleep(asyncio.sleep, _body)),
+    ]
+    SESSION.patched = [(owner, name, getattr(owner, name, _ABSENT)) for owner, name, _ in stand_ins]
+    for owner, name, stand_in in stand_ins:
+        setattr(owner, name, stand_in)

@@ -20,6 +20,7 @@ class Kind(StrEnum):
     CLUSTER_REMOVE_NODE = "cluster.remove_node"
     WORKER_DIED = "worker.died"
     WORKER_EXIT = "worker.exit"
+    WORKER_SIGNAL = "worker.signal"
     FAULT = "fault"
     TASK_SUBMIT = "task.submit"
     TASK_START = "task.start"
@@ -27,6 +28,7 @@ class Kind(StrEnum):
     TASK_ERROR = "task.error"
     TASK_FAIL = "task.fail"
     TASK_RECONSTRUCT = "task.reconstruct"
+    TASK_CANCEL = "task.cancel"
     ACTOR_CREATE = "actor.create"
     ACTOR_START = "actor.start"
     ACTOR_STATE = "actor.state"
@@ -73,6 +75,9 @@ CATALOGUE: dict[str, EventSpec] = {
         ("worker", "node", "cause"), doc="a worker process is gone (worker: its pid)"
     ),
     Kind.WORKER_EXIT: EventSpec(("worker", "node", "attempt", "reason"), doc="os._exit or a crash in a body"),
+    Kind.WORKER_SIGNAL: EventSpec(
+        ("worker", "node", "signal"), doc="os.kill sent a fatal signal to a simulated worker's pid"
+    ),
     Kind.FAULT: EventSpec(("fault",), doc="an injected fault strikes (its replay token)"),
     Kind.TASK_SUBMIT: EventSpec(("task", "id", "ordinal", "owner"), doc="a task or actor call was submitted"),
     Kind.TASK_START: EventSpec(
@@ -91,6 +96,9 @@ CATALOGUE: dict[str, EventSpec] = {
     ),
     Kind.TASK_RECONSTRUCT: EventSpec(
         ("task", "id", "object"), doc="a finished task re-runs to rebuild a lost object"
+    ),
+    Kind.TASK_CANCEL: EventSpec(
+        ("task", "attempt", "force", "state"), doc="ray.cancel reached a task (state: where it was)"
     ),
     Kind.ACTOR_CREATE: EventSpec(("actor", "name"), doc="an actor was created (name: '' if unnamed)"),
     Kind.ACTOR_START: EventSpec(("actor", "node", "worker", "restart"), doc="an actor's process starts"),

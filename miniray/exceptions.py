@@ -6,6 +6,8 @@ user's exception class, so `except ValueError` catches a remote ValueError, as i
 
 from __future__ import annotations
 
+import logging
+
 
 class RayError(Exception):
     """Base of every miniray error, as `ray.exceptions.RayError`."""
@@ -20,11 +22,8 @@ class TaskCancelledError(RayError):
         self.task_id = task_id
 
     def __str__(self) -> str:
-        return (
-            f"Task {self.task_id} was cancelled."
-            if self.task_id
-            else "This task or its dependency was cancelled."
-        )
+        # Ray 2.60's words; a force-cancelled task's error has no text at all in Ray.
+        return f"Task: TaskID({self.task_id}) was cancelled." if self.task_id else ""
 
 
 class RayTaskError(RayError):
@@ -55,7 +54,17 @@ class RayTaskError(RayError):
         cause_cls = type(self.cause)
         if issubclass(RayTaskError, cause_cls):
             return self
-        return _dual_class(cause_cls)(self)
+        cls = _dual_class(cause_cls)
+        if cls is RayTaskError:  # the cause's class refuses subclasses: Ray warns, keeps the plain error
+            _log.warning(
+                "User exception type %s in RayTaskError can't be subclassed! This exception is "
+                "raised as RayTaskError only. You can use `ray_task_error.cause` to access the user "
+                "exception. Failure in subclassing: %s",
+                cause_cls,
+                _UNSUBCLASSABLE.get(cause_cls, ""),
+            )
+            return self
+        return cls(self)
 
     def __str__(self) -> str:
         header = f"{self.proctitle}() (pid={self.pid}, ip={self.ip}"
@@ -65,6 +74,8 @@ class RayTaskError(RayError):
 
 
 _DUAL_CLASSES: dict[type, type] = {}
+_UNSUBCLASSABLE: dict[type, str] = {}  # cause class -> why subclassing it failed
+_log = logging.getLogger("miniray")
 
 
 def _dual_class(cause_cls: type) -> type:
@@ -100,8 +111,9 @@ def _dual_class(cause_cls: type) -> type:
                 "__module__": __name__,
             },
         )
-    except TypeError:  # a cause class that can't be subclassed: fall back to plain RayTaskError
+    except TypeError as e:  # a cause class that can't be subclassed: fall back to plain RayTaskError
         cls = RayTaskError
+        _UNSUBCLASSABLE[cause_cls] = str(e)
     _DUAL_CLASSES[cause_cls] = cls
     return cls
 

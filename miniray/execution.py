@@ -15,12 +15,15 @@ choice point: a crash can be injected just before interaction k of a named attem
 from __future__ import annotations
 
 import copy
+import inspect
 import io
+import os
 import sys
 import traceback
 from collections.abc import Callable
 from typing import Any
 
+from .aio import run_coroutine
 from .events import Kind
 from .objects import fresh_error
 
@@ -32,9 +35,30 @@ class Suspended(BaseException):
 class WorkerExit(BaseException):
     """os._exit() or an injected crash inside a body: the worker process dies here."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, intended: bool = False):
         super().__init__(reason)
         self.reason = reason
+        self.intended = intended  # an actor's own clean exit (sys.exit(0), exit_actor): no restart
+
+
+# Ray 2.60's words for an actor's own clean exit (exit_actor() or __ray_terminate__).
+EXIT_ACTOR_REASON = (
+    "Worker exits by an user request. Worker exits with an exit code 0. exit_actor() is called."
+)
+
+
+def exit_of(in_actor: bool, error: SystemExit) -> WorkerExit:
+    """Ray's reading of `sys.exit(code)` in a body (recorded in the `process_exit` scenario).
+
+    In an actor method, code 0 is an intended exit (INTENDED_USER_EXIT): the actor dies for good
+    and is not restarted. Any other code, None included, is an unexpected exit: the actor is
+    restarted within max_restarts. In a task, any exit is a worker crash, retried within
+    max_retries.
+    """
+    code = error.code
+    if in_actor and code == 0:
+        return WorkerExit("Worker exits by an user request. Worker exits with an exit code 0.", intended=True)
+    return WorkerExit(f"Worker exits with an exit code {code}.")
 
 
 class BodyRun:
@@ -71,6 +95,7 @@ class BodyRun:
         self.crash_step = rt.faults.crash_step(key)
         self.runs = 0
         self.lines = 0  # user-code lines executed, across replays, when a line budget is set
+        self.streaming = False  # set by a streaming generator body (miniray/generators.py)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -107,19 +132,25 @@ class BodyRun:
         self.rt.current.append(self)
         sys.stdout = buf
         outcome: tuple[str, Any] | None = None
+        intended = False
         budget = self.rt.config.get("max_body_lines")
         saved_trace = sys.gettrace() if budget else None
         try:
             if budget:
                 sys.settrace(_line_counter(self, budget))
             result = self.fn(*self.args, **self.kwargs)
+            if inspect.iscoroutine(result):  # an async actor method (miniray/aio.py)
+                result = run_coroutine(result)
             if self.crash_step is not None and self.crash_step == self.cursor:
                 raise WorkerExit(f"injected crash after step {self.cursor} of {self.key}")
             outcome = ("return", result)
         except Suspended:
             outcome = None
         except WorkerExit as e:
-            outcome = ("exit", e.reason)
+            outcome, intended = ("exit", e.reason), e.intended
+        except SystemExit as e:  # sys.exit() ends this worker, not the program, as in Ray
+            ended = exit_of(self.worker.actor is not None, e)
+            outcome, intended = ("exit", ended.reason), ended.intended
         except Exception as e:  # the user's exception: becomes RayTaskError(...) for the caller
             outcome = ("raise", (e, _remote_traceback(e)))
             # As in Ray, the cause reaches the caller as text plus the exception, not its frames.
@@ -153,7 +184,9 @@ class BodyRun:
                 attempt=self.key,
                 reason=value,
             )
-            self.rt.kill_worker(self.worker, cause="exit")
+            if self.worker.actor is not None:  # read by ActorManager.process_died: Ray's words for it
+                self.worker.actor.exit_detail = value
+            self.rt.kill_worker(self.worker, cause="intended_exit" if intended else "exit")
 
     def _flush(self, text: str) -> None:
         new = text[self.emitted :]
@@ -209,7 +242,10 @@ class BodyRun:
         def live() -> None:
             wake = kernel.now + max(0.0, float(seconds))
             nxt = kernel.peek()
-            if nxt is None or nxt > wake:  # nothing happens meanwhile: just move the clock
+            # A streaming generator's sleeps are real events (miniray/generators.py): the
+            # driver may be watching its next item arrive, so the clock must not jump past it.
+            quiet = nxt is None or nxt > wake  # nothing happens meanwhile: just move the clock
+            if quiet and not self.streaming:
                 kernel.now = wake
                 return None
             self.timers.append(kernel.at(wake, self.resume, True, None, label="wake"))
@@ -248,8 +284,11 @@ def _line_counter(body: BodyRun, budget: int):
 def _remote_traceback(e: BaseException) -> str:
     """The traceback as the caller should see it: the user's frames, not miniray's."""
     tb = e.__traceback__
-    # Drop the first frame (BodyRun._run calling the user's function).
-    if tb is not None and tb.tb_next is not None:
+    # Drop miniray's own frames before the user's (BodyRun._run, a generator task's wrapper).
+    package = os.path.dirname(os.path.abspath(__file__))
+    while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename.startswith(package):
         tb = tb.tb_next
     lines = traceback.format_exception(type(e), e, tb)
+    if lines and lines[0].startswith("Traceback"):  # Ray's text starts at the user's first frame
+        lines = lines[1:]
     return "".join(lines)

@@ -43,6 +43,14 @@ class ObjectRef:
     def hex(self) -> str:
         return self._id
 
+    def __await__(self):
+        """`await ref` in asyncio code (Ray's examples): the value, fetched as `get` does."""
+        # Imported here, not at the top: `waiting` imports this module (it waits on ObjectRefs).
+        from .waiting import get
+
+        return get(self._table.rt, [self], None)[0]
+        yield  # a generator, so asyncio can await it; it never suspends
+
     def binary(self) -> bytes:
         return bytes.fromhex(self._id)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .strategies import PlacementGroupSchedulingStrategy
+
 TASK_OPTIONS = {
     "num_cpus",
     "num_gpus",
@@ -63,6 +65,21 @@ METHOD_OPTIONS = {
 }
 
 
+def legacy_placement(opts: dict) -> dict:
+    """Ray's older spelling `.options(placement_group=pg, placement_group_bundle_index=i)` means
+    the same as a PlacementGroupSchedulingStrategy: translate it, so the task or actor really uses
+    the group's reservation and dies when the group is removed, as in Ray."""
+    pg = opts.get("placement_group")
+    if pg is None or pg == "default" or opts.get("scheduling_strategy") is not None:
+        return opts
+    opts["scheduling_strategy"] = PlacementGroupSchedulingStrategy(
+        pg,
+        opts.get("placement_group_bundle_index", -1),
+        opts.get("placement_group_capture_child_tasks"),
+    )
+    return opts
+
+
 def validate(opts: dict, kind: str) -> dict:
     valid = {"task": TASK_OPTIONS, "actor": ACTOR_OPTIONS, "method": METHOD_OPTIONS}[kind]
     noun = {"task": "remote functions", "actor": "actors", "method": "actor methods"}[kind]
@@ -103,7 +120,10 @@ def validate(opts: dict, kind: str) -> dict:
             raise TypeError(
                 f"retry_exceptions must be True, False, or a list of exception classes; got {retry!r}."
             )
+    legacy_placement(opts)  # the legacy placement_group= options mean a PlacementGroupSchedulingStrategy
     num_returns = opts.get("num_returns")
+    if num_returns in ("streaming", "dynamic"):  # generator tasks (miniray/generators.py)
+        return opts
     if num_returns is not None and (not isinstance(num_returns, int) or num_returns < 0):
         raise ValueError(f"num_returns must be a non-negative integer, got {num_returns!r}.")
     return opts

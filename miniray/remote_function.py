@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from . import context
+from . import context, generators
+from .actors import BUILTIN_METHODS
 from .options import validate
 from .tasks import TaskSpec
 
@@ -35,10 +36,20 @@ class RemoteFunction:
         rt = context.runtime()
         name = self._opts.get("name") or self._function.__name__
         num_returns = self._opts.get("num_returns", 1)
+        how = generators.mode(self._function, self._opts.get("num_returns"))  # a generator task?
+        if how == generators.STREAMING:
+            num_returns = 0
+        elif how == generators.DYNAMIC:
+            num_returns = 1
 
         def live():
-            spec = TaskSpec(rt, name, self._function, args, kwargs, self._opts, rt.caller())
+            opts = self._opts if how is None else dict(self._opts, _generator=how)
+            spec = TaskSpec(rt, name, self._function, args, kwargs, opts, rt.caller())
+            if how is not None:
+                spec.fn = generators.body_for(self._function, spec, how)
             refs = rt.tasks.submit(spec, num_returns)
+            if how == generators.STREAMING:
+                return generators.ObjectRefGenerator(spec.stream)
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
 
         return context.interact(rt, live)
@@ -83,6 +94,8 @@ class ActorHandle:
         self._actor_id = actor.actor_id
 
     def __getattr__(self, name: str) -> ActorMethod:
+        if name in BUILTIN_METHODS:  # __ray_ready__, __ray_terminate__: every actor has them
+            return ActorMethod(self, name, {})
         if name.startswith("__"):
             raise AttributeError(name)
         member = getattr(self._actor.cls, name, None)
@@ -125,10 +138,19 @@ class ActorMethod:
         rt = context.runtime()
         num_returns = self._opts.get("num_returns", 1)
         actor = self._handle._actor
+        how = generators.mode(getattr(actor.cls, self._name, None), self._opts.get("num_returns"))
+        if how == generators.STREAMING:
+            num_returns = 0
+        elif how == generators.DYNAMIC:
+            num_returns = 1
 
         def live():
             opts = {k: v for k, v in self._opts.items() if k != "num_returns"}
+            if how is not None:
+                opts["_generator"] = how
             refs = rt.actors.call(actor, self._name, args, kwargs, opts, rt.caller(), num_returns)
+            if how == generators.STREAMING:
+                return generators.ObjectRefGenerator(rt.tasks.all[-1].stream)  # the call just submitted
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
 
         return context.interact(rt, live)

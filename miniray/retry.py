@@ -41,7 +41,11 @@ def exception_allowed(opts: dict, error: BaseException) -> bool:
 
 
 def take(spec: TaskSpec) -> bool:
-    """Spend one retry of the task's budget; False (and nothing spent) when none is left."""
+    """Spend one retry of the task's budget; False (and nothing spent) when none is left.
+
+    A task cancelled with ray.cancel is never run again, whatever its budget (as in Ray)."""
+    if spec.cancelled:
+        return False
     if spec.retries_left == 0:
         return False
     if spec.retries_left > 0:
@@ -59,8 +63,15 @@ def after_death(spec: TaskSpec) -> bool:
     return take(spec)
 
 
-def restarts(actor: Actor) -> bool:
-    """The actor's process died: restart it?"""
+# Process deaths after which Ray never restarts an actor: it ended itself cleanly (sys.exit(0),
+# exit_actor(), __ray_terminate__), or the worker that created it died (fate sharing).
+FINAL_CAUSES = ("intended_exit", "owner_died")
+
+
+def restarts(actor: Actor, cause: str = "") -> bool:
+    """The actor's process died of `cause`: restart it?"""
+    if cause in FINAL_CAUSES:
+        actor.no_restart = True  # for good: a later death must not restart it either
     if actor.no_restart:
         return False
     return actor.max_restarts == -1 or actor.num_restarts < actor.max_restarts

@@ -175,7 +175,12 @@ class Runtime:
             node.idle.remove(worker)
         if worker.actor is not None:
             actor, worker.actor = worker.actor, None
-            self.actors.process_died(actor, cause if cause in ("node_died", "killed") else "worker_died")
+            # "intended_exit": sys.exit(0) or exit_actor() in the actor (execution.exit_of);
+            # "owner_died": the worker that created it died (ActorManager.owner_died).
+            self.actors.process_died(
+                actor,
+                cause if cause in ("node_died", "killed", "intended_exit", "owner_died") else "worker_died",
+            )
         elif worker.task is not None:
             spec, worker.task = worker.task, None
             hold = self.node_failure_hold
@@ -184,6 +189,7 @@ class Runtime:
             else:
                 self.tasks.system_failure(spec, "node_died" if cause == "node_died" else "worker_died")
         self.objects.owner_died(worker)
+        self.actors.owner_died(worker)  # actors it created die with it, as in Ray (fate sharing)
 
     def kill_node(self, node: Node, cause: str = "removed") -> None:
         if not node.alive:

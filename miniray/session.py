@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .faults import Fault
-from .runtime import Runtime
+from .runtime import DEFAULT_CONFIG, Runtime
+from .system_config import check as check_system_config
 
 
 @dataclass
@@ -35,9 +36,11 @@ class Session:
     pending: InitOptions = field(default_factory=InitOptions)
     clusters: dict[str, Runtime] = field(default_factory=dict)  # "sim://cluster-N" -> its runtime
     clusters_made: int = 0  # numbers addresses: never reused, so two live clusters never share one
-    patched: tuple | None = None  # the real time/os functions while miniray's are installed
+    # The real functions miniray's stand in for while a runtime is up: (owner, name, original).
+    patched: list[tuple[Any, str, Any]] | None = None
 
     def new_runtime(self, system_config: dict | None = None, seed: int | None = None) -> Runtime:
+        check_system_config(system_config, DEFAULT_CONFIG)  # unknown keys are refused, as Ray 2.60 does
         cfg = dict(system_config or {})
         cfg.update(self.pending.budget)
         return Runtime(
@@ -51,6 +54,14 @@ class Session:
         address = f"sim://cluster-{self.clusters_made}"
         self.clusters[address] = rt
         return address
+
+    def find_cluster(self, address: str) -> Runtime | None:
+        """The cluster `init(address=...)` connects to; "auto": the newest live one with a head node,
+        as Ray's "auto" finds the cluster running on this machine."""
+        if address == "auto":
+            running = [rt for rt in self.clusters.values() if rt.alive and rt.driver is not None]
+            return running[-1] if running else None
+        return self.clusters.get(address)
 
 
 SESSION = Session()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
-from . import retry
+from . import generators, retry
 from .cluster import Node, Worker
 from .events import Kind
 from .execution import BodyRun
@@ -65,6 +65,10 @@ class TaskSpec:
         self.seq = 0
         self.pid: int | None = None
         self.args_ready = True
+        self.cancelled = False  # set by ray.cancel (miniray/cancel.py): never run again
+        # STREAMING, DYNAMIC or "list" for a generator task (miniray/generators.py); None otherwise.
+        self.generator: str | None = opts.get("_generator")
+        self.stream: generators.Stream | None = None  # a streaming generator's yielded items
 
     @property
     def key(self) -> str:
@@ -103,6 +107,8 @@ class TaskManager:
     def submit(self, spec: TaskSpec, num_returns: int) -> list[ObjectRef]:
         refs = [self.rt.objects.create(spec.owner, spec, i) for i in range(num_returns)]
         spec.returns = [r.hex() for r in refs]
+        if spec.generator == generators.STREAMING:  # its returns arrive one yield at a time
+            spec.stream = generators.Stream(self.rt, spec)
         self.all.append(spec)
         self.rt.emit(
             Kind.TASK_SUBMIT, task=spec.name, id=spec.task_id[:12], ordinal=spec.ordinal, owner=spec.owner.pid
@@ -115,6 +121,8 @@ class TaskManager:
 
     def resolve(self, spec: TaskSpec) -> None:
         """Wait for every ObjectRef argument; then queue for a node (or fail without running)."""
+        if spec.cancelled:  # ray.cancel: a cancelled task never runs again (miniray/cancel.py)
+            return
         spec.state = TaskState.PENDING_ARGS_AVAIL
         # Ids, not refs: what waits here must not be what keeps the arguments alive.
         deps = [ref.hex() for ref in spec.deps()]
@@ -143,6 +151,8 @@ class TaskManager:
 
     # -- placement ----------------------------------------------------------------------------
     def enqueue(self, spec: TaskSpec) -> None:
+        if spec.cancelled:  # ray.cancel while its arguments were resolving (miniray/cancel.py)
+            return
         if spec.kind == "actor_task":
             self.rt.actors.arg_ready(spec)
             return
@@ -255,6 +265,12 @@ class TaskManager:
         self.store_returns(spec, value, node)
 
     def store_returns(self, spec: TaskSpec, value: Any, node) -> None:
+        if spec.stream is not None:  # a streaming generator: every yield is already stored
+            spec.state = TaskState.FINISHED
+            self.rt.emit(Kind.TASK_FINISH, task=spec.name, attempt=spec.key, node=node.name)
+            spec.stream.end()
+            self.release_lineage(spec)
+            return
         n = len(spec.returns)
         if n == 1:
             values = [value]
@@ -315,6 +331,10 @@ class TaskManager:
 
     def fail_returns(self, spec: TaskSpec, error: BaseException) -> None:
         spec.state = TaskState.FAILED
+        if spec.stream is not None:  # a generator's yielded items keep their values; the error ends it
+            spec.stream.end(error)
+            self.release_lineage(spec)
+            return
         for oid in spec.returns:
             entry = self.rt.objects.entries.get(oid)
             if entry is not None:
@@ -373,4 +393,26 @@ def arg_error(spec: TaskSpec, error: BaseException) -> BaseException:
     """A failed argument fails the task: task errors pass through, lost objects surface inside it."""
     if isinstance(error, exc.ObjectLostError):
         return wrap(spec, error, f"{type(error).__name__}: {error}\n")
+    if isinstance(error, exc.RayTaskError):  # Ray wraps an upstream task's error in the dependent's
+        return dependent_error(spec, error)
     return error
+
+
+ARG_FAILED = "At least one of the input arguments for this task could not be computed:"
+
+
+def dependent_error(spec: TaskSpec, upstream: exc.RayTaskError) -> BaseException:
+    """The dependent task's own RayTaskError, naming it first and quoting the upstream error,
+    with the upstream's cause, as Ray 2.60 does (recorded in the `task_errors` scenario)."""
+    kind = type(upstream)
+    text = f"  {ARG_FAILED}\n{kind.__module__}.{kind.__name__}: {upstream}\n"
+    actor = spec.actor
+    err = exc.RayTaskError(
+        spec.name,
+        text,
+        upstream.cause,
+        pid=upstream.pid,
+        actor_repr=repr(actor) if actor is not None else None,
+        actor_id=actor.actor_id if actor is not None else None,
+    )
+    return err.as_instanceof_cause()

@@ -13,6 +13,7 @@ from typing import Any
 
 from . import exceptions as exc
 from .execution import BodyRun, Suspended
+from .generators import ObjectRefGenerator
 from .objects import ObjectRef
 from .runtime import Runtime
 from .waitable import Event
@@ -32,7 +33,7 @@ class _Timeout:
 
 
 def _timeout_error(timeout: float | None) -> exc.GetTimeoutError:
-    return exc.GetTimeoutError(f"Get timed out: some object(s) not ready after {timeout}s.")
+    return exc.GetTimeoutError("Get timed out: some object(s) not ready.")  # Ray 2.60's words
 
 
 def get(rt: Runtime, refs: list[ObjectRef], timeout: float | None) -> list:
@@ -201,3 +202,25 @@ def split(refs: list[ObjectRef], num_returns: int, outcomes: list) -> tuple[list
     for ref, got in zip(refs, outcomes):
         (ready if got is not None and len(ready) < num_returns else not_ready).append(ref)
     return ready, not_ready
+
+
+def wait_generators(rt: Runtime, items: list, num_returns: int, timeout: float | None) -> tuple[list, list]:
+    """`ray.wait` over refs and streaming generators: a generator is ready when its next item is."""
+    if rt.current:
+        raise NotImplementedError("miniray waits on an ObjectRefGenerator from the driver only.")
+
+    def ready(item: Any) -> bool:
+        if isinstance(item, ObjectRefGenerator):
+            return item._ready()
+        return outcome(rt, item) is not None
+
+    rt.run_until(
+        lambda: sum(ready(i) for i in items) >= num_returns,
+        timeout,
+        f"miniray.wait is waiting for {num_returns} of {len(items)} objects or generators",
+    )
+    done: list = []
+    pending: list = []
+    for item in items:
+        (done if ready(item) and len(done) < num_returns else pending).append(item)
+    return done, pending

@@ -184,6 +184,7 @@ class CheckpointLab:
         self.text = widgets.HTML()
         for control in (self.interval, self.rate, self.cost):
             control.observe(self._changed, names="value")
+        self.runs.observe(self._runs_changed, names="value")
         self.button.on_click(self._run)
         self.view = widgets.VBox(
             [
@@ -206,6 +207,14 @@ class CheckpointLab:
             # Points measured under other failures or costs would sit on the wrong curve.
             self.points = []
             self.note = "The failure rate or cost changed: press the button to measure again."
+        self._draw()
+
+    def _runs_changed(self, change: dict) -> None:
+        # The setting acts on the next press; say so, so the learner sees what it will cost.
+        self.note = (
+            f"The next measurement averages {change['new']} runs per point: "
+            "more runs, smaller error bars, a longer wait. Press the button to measure."
+        )
         self._draw()
 
     def measure(self) -> list[Point]:

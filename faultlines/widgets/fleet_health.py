@@ -77,7 +77,11 @@ class FleetHealthWidget:
             options=list(model.FAULTS), value=start.get("fault", "crash"), description="fault"
         )
         self.fault_at = w.IntSlider(
-            value=int(start.get("fault_at", 12)), min=0, max=520, description="fault at (s)"
+            # Seed 002's crash at 28 s: the one where the promotion rule decides what serves.
+            value=int(start.get("fault_at", 28)),
+            min=0,
+            max=520,
+            description="fault at (s)",
         )
         self.promote = w.ToggleButtons(
             options=[("shipped: all STALE", "all_stale"), ("fix: only refitted", "refitted")],

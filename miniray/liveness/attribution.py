@@ -61,14 +61,16 @@ def classify(error: BaseException, retryable: tuple = RETRYABLE) -> str:
 
 def _class_names(classes: tuple) -> set[str]:
     """The names of `classes` and of every subclass defined so far (the log records names only)."""
-    names: set[str] = set()
+    # Walk by class, not by name: two classes may share a name (a lesson's own TransientError),
+    # and skipping the second would skip its subclasses too.
+    seen: set[type] = set()
     todo = list(classes)
     while todo:
         cls = todo.pop()
-        if cls.__name__ not in names:
-            names.add(cls.__name__)
+        if cls not in seen:
+            seen.add(cls)
             todo.extend(cls.__subclasses__())
-    return names
+    return {cls.__name__ for cls in seen}
 
 
 class Attribution:

@@ -94,6 +94,8 @@ class Group:
         self.recovering_since: float | None = None
         self.queued_at_attempts = 0  # the manager's attempt count when this group was queued
         self.consulted = -1  # the state version at which the rescheduler last saw it fail
+        # Where its bundles were when it was removed: Ray's table still names them (row()).
+        self.removed_from: dict[int, str] | None = None
 
     @property
     def label(self) -> str:
@@ -111,7 +113,8 @@ class Group:
             "placement_group_id": self.pg_id,
             "name": self.name,
             "bundles": {b.index: dict(b.resources) for b in self.bundles},
-            "bundles_to_node_id": {b.index: b.node.node_id for b in self.bundles if b.node is not None},
+            "bundles_to_node_id": self.removed_from
+            or {b.index: b.node.node_id for b in self.bundles if b.node is not None},
             "strategy": self.strategy,
             "state": self.state,
             "stats": {

@@ -79,6 +79,8 @@ class PlacementManager:
         if group.state == "REMOVED":
             return
         self._kill_users(group)
+        # Ray's table still names where the bundles were after removal (read by Group.row).
+        group.removed_from = {b.index: b.node.node_id for b in group.bundles if b.node is not None}
         for bundle in group.bundles:
             bundle.unreserve(group.pg_id)
         self._set_state(group, "REMOVED")

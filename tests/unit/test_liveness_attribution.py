@@ -132,3 +132,17 @@ def test_a_subclass_of_a_retryable_error_implicates_the_node(ray_cluster):
             ray.get(read.remote())
     assert attribution.failures[nodes[1].name] == 3
     assert set(attribution.blacklisted) == {nodes[1].name}
+
+
+def test_a_retryable_class_sharing_a_name_with_another_keeps_its_subclasses():
+    from miniray.liveness.attribution import TransientError, _class_names
+
+    class Impostor(ConnectionError):  # a retryable class elsewhere that happens to share the name
+        pass
+
+    Impostor.__name__ = "TransientError"
+
+    class FlakyCache(TransientError):
+        pass
+
+    assert "FlakyCache" in _class_names((ConnectionError, TransientError))

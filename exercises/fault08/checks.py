@@ -1,0 +1,222 @@
+"""fault08 checks: blame a node only for failures that implicate it, and stop using a bad one.
+
+The harness plays the scheduler. It runs six records, one task each, pinned to a worker node
+(round-robin over the nodes that are alive and not blacklisted), with Ray's retries off, and
+tries a failed record on a node it has not
+failed on yet, until it has failed on every node it may use. After every failed attempt it
+asks the learner's `blacklist(failures, nodes)` which nodes to stop using.
+
+One node is bad: every attempt there fails, with a connection reset, a worker death or a
+timeout, in turn. Three records are malformed: they raise the same ValueError, KeyError or
+TypeError on every node. The grader's own faults (crashes, a node loss) add deaths on
+healthy nodes; two of them are not enough to make a healthy node look bad.
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from typing import Any
+
+import miniray as ray
+from faultlines.grader.checks import Checks
+from miniray import exceptions as rex
+from miniray import sim
+from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+checks = Checks()
+RECORDS = 6
+MALFORMED = {0: ValueError, 3: KeyError, 5: TypeError}  # fail the same on every node
+BAD_NODE = 2  # index of the node with the flaky network card
+# What the bad node's attempts do, in turn; the second scenario starts the cycle elsewhere, so
+# a policy that leaves out any one kind lets the bad node fail a fourth time in one of them.
+BAD_FAILURES = ("reset", "death", "timeout", "io")
+THRESHOLD = 3  # the statement's rule: blacklist at three failures that implicate the node
+FORBIDDEN = ("liveness", "attribution")  # miniray ships this policy; the learner writes their own
+
+
+def _reaches_miniray_attribution(sub: Any) -> str | None:
+    """The name through which the submission reaches miniray.liveness(.attribution), if it does."""
+    seen: set[int] = set()
+
+    def code_names(code: types.CodeType) -> set[str]:
+        names = set(code.co_names)
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType) and id(const) not in seen:
+                seen.add(id(const))
+                names |= code_names(const)
+        return names
+
+    for name, value in vars(sub).items():
+        module = getattr(value, "__name__", "") if isinstance(value, types.ModuleType) else ""
+        owner = getattr(value, "__module__", "") or ""
+        if module.startswith("miniray.liveness") or str(owner).startswith("miniray.liveness"):
+            return name
+        code = getattr(value, "__code__", None)
+        if isinstance(code, types.CodeType):
+            hit = code_names(code) & set(FORBIDDEN)
+            if hit:
+                return f"{name} (uses {sorted(hit)[0]})"
+    from miniray.liveness import attribution
+
+    for name, value in vars(sub).items():
+        if any(value is shipped for shipped in (attribution.RETRYABLE, attribution.TERMINAL)):
+            return name
+    return None
+
+
+@checks.scenario("six-records")
+def six_records(sub: Any, ctx: Any) -> dict:
+    return _run(sub, ctx, bad_offset=0, healthy_deaths=0)
+
+
+@checks.scenario("two-deaths-on-a-healthy-node")
+def two_deaths(sub: Any, ctx: Any) -> dict:
+    """node 1 loses two workers (say, two out-of-memory kills): two deaths are not a pattern."""
+    return _run(sub, ctx, bad_offset=3, healthy_deaths=2)
+
+
+def _run(sub: Any, ctx: Any, bad_offset: int, healthy_deaths: int) -> dict:
+    cluster = ctx.cluster(workers=3)
+    names = [n.name for n in cluster.worker_nodes]
+    ids = {n.name: n.node_id for n in cluster.worker_nodes}
+    bad = names[BAD_NODE]
+    outcome: dict[str, Any] = {"bad": bad, "names": names, "attempts": [], "done": {}, "given_up": {}}
+    reached = _reaches_miniray_attribution(sub)
+    if reached is not None:
+        outcome["forbidden"] = reached
+        return outcome
+
+    @ray.remote(max_retries=0)
+    def process(record: int, failure: str) -> int:
+        # The bad node fails before the record is even read; a malformed record fails anywhere.
+        if failure == "reset":
+            raise ConnectionError("connection reset by peer")
+        if failure == "timeout":
+            time.sleep(0.5)
+            raise TimeoutError("read timed out")
+        if failure == "io":
+            raise OSError("input/output error")
+        time.sleep(1.0)  # a window for a worker death (and the grader's faults)
+        if record in MALFORMED:
+            raise MALFORMED[record](f"record {record} is malformed")
+        return record
+
+    failures: list[dict] = []
+    blacklisted: set[str] = set()
+    dead: set[str] = set()
+    bad_attempts = 0
+    turn = 0
+    for record in range(RECORDS):
+        tried: set[str] = set()
+        while True:
+            alive = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
+            usable = [n for n in names if n not in blacklisted and n not in dead and ids[n] in alive]
+            untried = [n for n in usable if n not in tried]
+            if not untried:
+                outcome["given_up"][record] = (
+                    f"it failed on every node it could use ({', '.join(sorted(tried))})"
+                    if usable
+                    else "no node left to run it on"
+                )
+                break
+            node = untried[turn % len(untried)]
+            tried.add(node)
+            turn += 1
+            failure = "none"
+            if node == bad:
+                failure = BAD_FAILURES[(bad_offset + bad_attempts) % len(BAD_FAILURES)]
+                bad_attempts += 1
+            elif node == names[0] and healthy_deaths > 0:
+                failure = "death"
+                healthy_deaths -= 1
+            strategy = NodeAffinitySchedulingStrategy(ids[node], soft=False)
+            ref = process.options(scheduling_strategy=strategy).remote(record, failure)
+            if failure == "death":
+                sim.kill_worker(ids[node], at=sim.now() + 0.5)
+            outcome["attempts"].append((record, node))
+            try:
+                ray.get(ref)
+                outcome["done"][record] = node
+                del ref
+                break
+            except (rex.WorkerCrashedError, rex.NodeDiedError) as e:
+                entry = {"node": node, "record": record, "kind": "died", "error": type(e).__name__}
+                if isinstance(e, rex.NodeDiedError):
+                    dead.add(node)
+            except rex.RayTaskError as e:
+                cause = getattr(e, "cause", None) or e
+                entry = {"node": node, "record": record, "kind": "error", "error": type(cause).__name__}
+            del ref
+            failures.append(entry)
+            verdict = sub.blacklist([dict(f) for f in failures], list(names))
+            blacklisted = set(verdict or ())
+            outcome.setdefault("when", {})
+            for n in blacklisted:
+                outcome["when"].setdefault(n, len(failures))
+    outcome["failures"] = failures
+    outcome["blacklisted"] = sorted(blacklisted)
+    outcome["dead"] = sorted(dead)
+    return outcome
+
+
+def _implicates(f: dict) -> bool:
+    return f["kind"] == "died" or f["error"] in ("ConnectionError", "TimeoutError", "OSError")
+
+
+def _describe(fs: list[dict]) -> str:
+    return ", ".join(f"{f['error']} (record {f['record']})" for f in fs)
+
+
+@checks.invariant("own-policy")
+def own_policy(outcome: dict, ctx: Any) -> str | None:
+    if "forbidden" in outcome:
+        return (
+            f"{outcome['forbidden']} reaches miniray.liveness.attribution; this exercise asks you to "
+            "write the attribution policy yourself"
+        )
+    return None
+
+
+@checks.invariant("healthy-node-not-blamed")
+def healthy_not_blamed(outcome: dict, ctx: Any) -> list[str]:
+    problems = []
+    for node in outcome.get("blacklisted", []):
+        if node == outcome["bad"] or node in outcome["dead"]:
+            continue
+        upto = outcome["failures"][: outcome["when"][node]]
+        mine = [f for f in upto if f["node"] == node]
+        problems.append(
+            f"{node} is healthy but was blacklisted after {len(mine)} failure{'s' if len(mine) != 1 else ''}: "
+            f"{_describe(mine) or 'none of its own'}"
+        )
+    return problems
+
+
+@checks.invariant("bad-node-blacklisted")
+def bad_node_blacklisted(outcome: dict, ctx: Any) -> str | None:
+    if "failures" not in outcome:
+        return None
+    bad = outcome["bad"]
+    if bad in outcome["dead"]:
+        return None
+    mine = [f for f in outcome["failures"] if f["node"] == bad and _implicates(f)]
+    if len(mine) > THRESHOLD:
+        return (
+            f"{bad} failed {len(mine)} attempts that implicate it ({_describe(mine)}) "
+            f"and was still given work after the {THRESHOLD}rd"
+        )
+    if len(mine) == THRESHOLD and bad not in outcome["blacklisted"]:
+        return f"{bad} failed {THRESHOLD} attempts that implicate it ({_describe(mine)}) and was never blacklisted"
+    return None
+
+
+@checks.invariant("every-good-record-done")
+def every_good_record_done(outcome: dict, ctx: Any) -> list[str]:
+    if "failures" not in outcome:
+        return []
+    return [
+        f"record {r} was never processed: {outcome['given_up'][r]}"
+        for r in range(RECORDS)
+        if r not in MALFORMED and r not in outcome["done"]
+    ]

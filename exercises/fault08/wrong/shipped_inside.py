@@ -1,0 +1,10 @@
+import miniray
+
+
+def blacklist(failures, nodes):
+    names = {cls.__name__ for cls in miniray.liveness.attribution.RETRYABLE}
+    counts = {node: 0 for node in nodes}
+    for failure in failures:
+        if failure["kind"] == "died" or failure["error"] in names:
+            counts[failure["node"]] += 1
+    return {node for node, n in counts.items() if n >= 3}

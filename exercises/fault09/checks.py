@@ -1,0 +1,163 @@
+"""fault09 checks: failed recovery keeps its priority for a bounded number of attempts, then backs off.
+
+miniray ships the two ends of the design space (seed 000): `ray-2.60` sends a failed recovery
+back to rank 0 forever (a hot loop that starves every due group) and `backoff` sends it to the
+back of the line after its first failure. The learner writes the point in between: a
+recovering group keeps rank 0 for its first BOUND attempts of each recovery, then backs off.
+
+The cluster: two 3-CPU nodes hold the bundles of groups R (2 CPUs each) and S (1 CPU each), a
+third is taken by group F, and a node with a "spare" resource fits only the due groups. Each
+scenario loses one of R's and S's nodes, so both must recover, at the same instant, and cannot
+yet (their bundles would fit where F is, so the failures are feasible); a group created at the
+same moment is due and fits on the spare node. Then a node joins and both recover.
+The learner's policy is wrapped so every answer is recorded: (group, recovery episode, answer).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import miniray as ray
+from faultlines.grader.checks import Checks
+from miniray import sim
+from miniray.util.placement_group import placement_group, placement_group_table, remove_placement_group
+
+checks = Checks()
+BOUND = 3  # attempts at rank 0 per recovery: the fresh one and two retries
+DUE_WITHIN_S = 1.0  # a due group that fits is placed within this long, whatever recovers
+
+
+class Recorder:
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+        self.answers: list[tuple[str, str, float | None, str, float]] = []
+
+    def __call__(self, pg: Any, now: float) -> str:
+        answer = self.policy(pg, now)
+        self.answers.append((pg.name, pg.state, pg.recovering_since, answer, now))
+        return answer
+
+
+def _state(pg: Any) -> str:
+    return placement_group_table(pg)["state"]
+
+
+def _run(sub: Any, ctx: Any, losses: int) -> dict:
+    policy = sub.make_policy()
+    recorder = Recorder(policy)
+    ray.shutdown()
+    from miniray.cluster_utils import Cluster
+
+    cluster = Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": 0, "_system_config": {"placement_group_queue_policy": recorder}},
+    )
+    cluster.add_node(num_cpus=3)
+    b = cluster.add_node(num_cpus=3)
+    cluster.add_node(num_cpus=3)  # taken by F: the lost bundles could fit here, but not now
+    cluster.add_node(num_cpus=0, resources={"spare": 1})  # fits a due group, none of the others
+    cluster.connect()
+    sim.set_budget(max_virtual_seconds=60.0)
+    # R and S share both nodes, so a node loss starts both recoveries at the same instant.
+    r = placement_group([{"CPU": 2}, {"CPU": 2}], strategy="SPREAD", name="R")
+    ray.get(r.ready())
+    s = placement_group([{"CPU": 1}, {"CPU": 1}], strategy="SPREAD", name="S")
+    ray.get(s.ready())
+    f = placement_group([{"CPU": 3}], name="F")
+    ray.get(f.ready())
+    outcome: dict[str, Any] = {"episodes": [], "answers": recorder.answers}
+    victim = b
+    for i in range(losses):
+        start = sim.now()
+        cluster.remove_node(victim, allow_graceful=False)
+        due = placement_group([{"spare": 1}], name=f"D{i + 1}")
+        placed_due = None
+        try:
+            ray.get(due.ready(), timeout=DUE_WITHIN_S)
+            placed_due = sim.now() - start
+        except ray.exceptions.GetTimeoutError:
+            pass
+        # W is new work that does not fit yet: it must wait its turn by arrival, never at rank 0.
+        waiting = placement_group([{"CPU": 2}], name=f"W{i + 1}")
+        time.sleep(1.5)
+        remove_placement_group(waiting)  # gone before capacity returns: it is only a probe
+        del waiting
+        time.sleep(0.5)
+        joined = cluster.add_node(num_cpus=3)  # capacity comes back: both must still be eligible
+        recovered = None
+        for _ in range(40):
+            if _state(r) == "CREATED" and _state(s) == "CREATED":
+                recovered = sim.now() - start
+                break
+            time.sleep(0.25)
+        outcome["episodes"].append({"loss": i + 1, "at": start, "due": placed_due, "recovered": recovered})
+        remove_placement_group(due)
+        del due
+        victim = joined
+    del r, s, f
+    return outcome
+
+
+@checks.scenario("one-node-loss")
+def one_loss(sub: Any, ctx: Any) -> dict:
+    return _run(sub, ctx, 1)
+
+
+@checks.scenario("two-node-losses")
+def two_losses(sub: Any, ctx: Any) -> dict:
+    return _run(sub, ctx, 2)
+
+
+@checks.invariant("no-due-group-starves")
+def no_due_group_starves(outcome: dict, ctx: Any) -> list[str]:
+    return [
+        f"loss {e['loss']}: group D{e['loss']} fit on the spare node but was not placed within "
+        f"{DUE_WITHIN_S:g} s while R and S failed to recover"
+        for e in outcome["episodes"]
+        if e["due"] is None
+    ]
+
+
+@checks.invariant("failed-recovery-stays-eligible")
+def stays_eligible(outcome: dict, ctx: Any) -> list[str]:
+    return [
+        f"loss {e['loss']}: a 3-CPU node joined 2 s after the loss, and R and S had not both recovered 10 s later"
+        for e in outcome["episodes"]
+        if e["recovered"] is None
+    ]
+
+
+@checks.invariant("new-groups-wait-their-turn")
+def new_groups_wait(outcome: dict, ctx: Any) -> list[str]:
+    fronts = sorted(
+        {
+            name
+            for name, state, _since, answer, _now in outcome["answers"]
+            if state != "RESCHEDULING" and answer == "front"
+        }
+    )
+    return [
+        f"{name} is a new group (never placed yet), and a failed attempt sent it to rank 0" for name in fronts
+    ]
+
+
+@checks.invariant("recovery-priority-bounded")
+def priority_bounded(outcome: dict, ctx: Any) -> list[str]:
+    episodes: dict[tuple[str, float | None], list[str]] = {}
+    for name, state, since, answer, _now in outcome["answers"]:
+        if state == "RESCHEDULING":
+            episodes.setdefault((name, since), []).append(answer)
+    want = ["front"] * (BOUND - 1)
+    problems = []
+    count: dict[str, int] = {}
+    for (name, since), answers in episodes.items():
+        count[name] = count.get(name, 0) + 1
+        head = answers[: BOUND - 1]
+        rest = answers[BOUND - 1 : BOUND + 1]
+        if head != want[: len(head)] or "front" in rest:
+            problems.append(
+                f"{name}'s recovery {count[name]} (from {since:.6f} s): its failed attempts were answered "
+                f"{', '.join(answers[: BOUND + 1])}; the rule is front for the first {BOUND - 1}, then backoff"
+            )
+    return problems

@@ -1,0 +1,150 @@
+"""fault10 checks: at the end of a refit, promote only the shards that refit wrote to.
+
+The harness runs the course's fleet model (faultlines.fleet, seed 002: four generation shards,
+a probe every 5 s, a refit after every 121 s training step) with the learner's
+`should_promote(shard, refit)` in place of the controller's promotion rule. It is asked once
+per STALE shard when a refit ends; everything else is the shipped controller.
+
+The faults: a crash or a hang of shard 2 at every probe interval across one training step
+(a restart that ends inside a refit is the case the shipped rule gets wrong), and seeded pairs
+of faults on two shards. The fleet runs on its own virtual clock, so each is a plain function
+call; a failure's detail gives the fault, so `Fleet(...).crash(2, 28).run(540)` replays it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from faultlines.fleet import STALE, Fleet
+from faultlines.grader.checks import Checks
+
+checks = Checks()
+FAULTED = 2
+UNTIL_S = 540.0  # four refits: a shard that came back after the third is promoted by the fourth
+SWEEP_S = range(0, 131, 5)  # one training step (121 s) plus its refit, on the probe grid
+SEEDS = range(1, 9)
+
+
+class GradedFleet(Fleet):
+    """The shipped controller, with the learner's rule deciding each STALE shard's promotion."""
+
+    def __init__(self, rule: Any) -> None:
+        super().__init__(promote="refitted")
+        self.rule = rule
+        self.decisions: list[dict] = []
+        self.stale_since: dict[int, float] = {}
+
+    def _set(self, s: Any, state: str, why: str) -> None:
+        if state == STALE and s.state != STALE:
+            self.stale_since[s.index] = self.k.now
+        super()._set(s, state, why)
+
+    def _promote(self, r: Any) -> None:
+        for s in self.shards:
+            if s.state != STALE:
+                continue
+            shard = {
+                "index": s.index,
+                "incarnation": s.incarnation,
+                "stale_since": self.stale_since.get(s.index, 0.0),
+                "reported_version": self.reported[s.index],
+            }
+            refit = {"version": r.version, "started": r.started, "group": [tuple(m) for m in r.members]}
+            promote = bool(self.rule(shard, refit))
+            self.decisions.append(
+                {
+                    "time": self.k.now,
+                    "shard": s.index,
+                    "written": s.index in r.written,
+                    "promote": promote,
+                    "holds": s.weights,
+                    "version": r.version,
+                }
+            )
+            if not promote:
+                self.emit("refit.kept_stale", shard=s.index, why="should_promote said no")
+                continue
+            self._set(s, "HEALTHY", "promoted by should_promote")
+            self.reported[s.index] = r.version
+
+
+def _run(sub: Any, faults: list[tuple[str, int, float]]) -> dict:
+    fleet = GradedFleet(sub.should_promote)
+    for kind, shard, at in faults:
+        getattr(fleet, kind)(shard, at)
+    fleet.run(UNTIL_S)
+    label = " and ".join(f"{kind} of shard {shard} at {at:g} s" for kind, shard, at in faults)
+    return {
+        "label": label,
+        "decisions": fleet.decisions,
+        "rollouts": list(fleet.rollouts),
+        "states": {s.index: s.state for s in fleet.shards},
+        "stopped": fleet.stopped,
+    }
+
+
+def _sweep(kind: str) -> Any:
+    def scenario(sub: Any, ctx: Any) -> list[dict]:
+        return [_run(sub, [(kind, FAULTED, float(at))]) for at in SWEEP_S]
+
+    return scenario
+
+
+def _seeded(seed: int) -> Any:
+    def scenario(sub: Any, ctx: Any) -> list[dict]:
+        rng = random.Random(seed)  # a private generator: the same pair of faults on every Python
+        first, second = rng.sample(range(4), 2)
+        faults = [
+            (rng.choice(("crash", "hang")), first, float(rng.randrange(0, 130))),
+            (rng.choice(("crash", "hang")), second, float(rng.randrange(130, 260))),
+        ]
+        return [_run(sub, faults)]
+
+    return scenario
+
+
+@checks.scenario("crash-2-at-28")
+def crash_at_28(sub: Any, ctx: Any) -> list[dict]:
+    return [_run(sub, [("crash", FAULTED, 28.0)])]
+
+
+@checks.scenario("crash-2-at-10")
+def crash_at_10(sub: Any, ctx: Any) -> list[dict]:
+    return [_run(sub, [("crash", FAULTED, 10.0)])]
+
+
+checks.scenario("crash-sweep")(_sweep("crash"))
+checks.scenario("hang-sweep")(_sweep("hang"))
+for _seed in SEEDS:
+    checks.scenario(f"two-faults-seed-{_seed}")(_seeded(_seed))
+
+
+@checks.invariant("missed-refit-never-serves")
+def missed_refit_never_serves(runs: list[dict], ctx: Any) -> str | None:
+    for run in runs:
+        for d in run["decisions"]:
+            if d["promote"] and not d["written"]:
+                served = sum(
+                    1
+                    for t, i, outcome, w in run["rollouts"]
+                    if i == d["shard"] and t > d["time"] and w == d["holds"]
+                )
+                return (
+                    f"{run['label']}: shard {d['shard']} was promoted at {d['time']:g} s by the refit to "
+                    f"version {d['version']}, which it missed: it holds version {d['holds']!r} "
+                    f"(the checkpoint's) and served {served} rollouts with it"
+                )
+    return None
+
+
+@checks.invariant("refitted-shard-serves")
+def refitted_shard_serves(runs: list[dict], ctx: Any) -> str | None:
+    for run in runs:
+        for d in run["decisions"]:
+            if d["written"] and not d["promote"]:
+                return (
+                    f"{run['label']}: the refit to version {d['version']} wrote to shard {d['shard']} "
+                    f"at {d['time']:g} s, and it was kept STALE: a shard with current weights sat out"
+                )
+    return None
