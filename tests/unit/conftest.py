@@ -65,3 +65,14 @@ def pytest_runtest_logreport(report):
 @pytest.fixture
 def ray_cluster(cluster, runs):
     return miniray, cluster, runs
+
+
+@pytest.fixture(autouse=True)
+def _fresh_session():
+    # Each test starts from miniray's defaults, whatever ran before it: a lesson or exercise test
+    # that scheduled faults or set a seed without sim.run must not reach the next test's runtime.
+    from miniray.session import SESSION, InitOptions
+
+    miniray.shutdown()
+    SESSION.pending = InitOptions()
+    yield
