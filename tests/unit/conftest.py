@@ -5,6 +5,7 @@ import pytest
 import miniray
 from miniray import sim
 from miniray.cluster_utils import Cluster
+from miniray.session import SESSION, InitOptions
 
 
 @pytest.fixture
@@ -71,8 +72,6 @@ def ray_cluster(cluster, runs):
 def _fresh_session():
     # Each test starts from miniray's defaults, whatever ran before it: a lesson or exercise test
     # that scheduled faults or set a seed without sim.run must not reach the next test's runtime.
-    from miniray.session import SESSION, InitOptions
-
     miniray.shutdown()
     SESSION.pending = InitOptions()
     yield
