@@ -85,6 +85,10 @@
   // Reading it is asynchronous, so the click's default is cancelled and the download re-issued.
   async function downloadNotebook(panel, link) {
     let notebook = null;
+    // The last second's edits first, through the lab's one save chain: the copy then holds
+    // everything the learner sees, and no save still in flight can land after the read.
+    const frame = panel.querySelector(".fl-lab__iframe");
+    if (frame) await saveEdits(frame);
     try {
       notebook = notebookOf(await savedCopy(panel.dataset.storage, panel.dataset.notebook));
     } catch (error) {

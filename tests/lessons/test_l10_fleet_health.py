@@ -87,6 +87,9 @@ def test_strip_draws_a_band_per_state_and_describes_every_row_in_its_title():
 def test_widget_reruns_the_fleet_when_a_knob_moves():
     pytest.importorskip("ipywidgets")
     widget = fw.FleetHealthWidget(Fleet)
+    assert widget.fault_at.value == 28  # it opens on seed 002's crash, where promotion matters
+    assert "holds v0, metric says v3" in widget.table.value
+    widget.fault_at.value = 12
     assert widget.run.dead_at == 15.0 and "crash of shard 2" in widget.chart.value
     widget.fault.value = "blip"
     assert widget.run.dead_at is None

@@ -5,6 +5,7 @@ import pytest
 import miniray
 from miniray import sim
 from miniray.cluster_utils import Cluster
+from miniray.session import SESSION, InitOptions
 
 
 @pytest.fixture
@@ -65,3 +66,12 @@ def pytest_runtest_logreport(report):
 @pytest.fixture
 def ray_cluster(cluster, runs):
     return miniray, cluster, runs
+
+
+@pytest.fixture(autouse=True)
+def _fresh_session():
+    # Each test starts from miniray's defaults, whatever ran before it: a lesson or exercise test
+    # that scheduled faults or set a seed without sim.run must not reach the next test's runtime.
+    miniray.shutdown()
+    SESSION.pending = InitOptions()
+    yield
