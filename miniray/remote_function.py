@@ -49,6 +49,7 @@ class RemoteFunction:
                 spec.fn = generators.body_for(self._function, spec, how)
             refs = rt.tasks.submit(spec, num_returns)
             if how == generators.STREAMING:
+                assert spec.stream is not None  # tasks.submit opens the stream of every streaming spec
                 return generators.ObjectRefGenerator(spec.stream)
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
 
@@ -150,7 +151,9 @@ class ActorMethod:
                 opts["_generator"] = how
             refs = rt.actors.call(actor, self._name, args, kwargs, opts, rt.caller(), num_returns)
             if how == generators.STREAMING:
-                return generators.ObjectRefGenerator(rt.tasks.all[-1].stream)  # the call just submitted
+                stream = rt.tasks.all[-1].stream  # the call just submitted
+                assert stream is not None  # tasks.submit opens the stream of every streaming spec
+                return generators.ObjectRefGenerator(stream)
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
 
         return context.interact(rt, live)

@@ -58,7 +58,7 @@ class _Builder:
         self.rebuilding: set = set()  # "f#1" whose next attempt is a lineage reconstruction
         self.ordinals: dict[str, str] = {}  # task id prefix -> "f#1"
         self.zombies: set = set()
-        self.actor_thread: dict[str, tuple] = {}  # actor repr -> (pid, tid) of its current worker
+        self.actor_thread: dict[str, tuple[int, int]] = {}  # actor repr -> (pid, tid) of its current worker
         self.paused: dict[int, tuple] = {}  # node pid -> (start, fault token)
         self.pg_state: dict[str, tuple] = {}  # group label -> (since, state)
         self.pg_tid: dict[str, int] = {}
@@ -86,7 +86,7 @@ class _Builder:
         self.trace.thread(pid, wpid, f"{label or 'worker'} pid={wpid}", wpid)
         return pid, wpid
 
-    def thread_of_attempt(self, key: str) -> tuple | None:
+    def thread_of_attempt(self, key: str) -> tuple[int, int] | None:
         s = self.open.get(key)
         return (s["pid"], s["tid"]) if s is not None else None
 
