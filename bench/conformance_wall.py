@@ -7,7 +7,7 @@ conformance tests use. Two figures per backend:
 * scenario time: the scenario's run() alone (cluster start-up, faults, waits);
 * process time: the whole subprocess, interpreter start and imports included.
 
-    RAY_PYTHON=.venv-ray/bin/python python bench/conformance_wall.py [--json] [scenario ...]
+    RAY_PYTHON=.venv-ray/bin/python .venv/bin/python bench/conformance_wall.py [--json] [scenario ...]
 """
 
 import argparse
@@ -17,10 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests" / "conformance"))
-
-from harness import differences, run_scenario, scenario_names  # noqa: E402
+from conformance.observations import differences
+from conformance.scenario_runs import run_scenario, scenario_names
 
 
 def main(argv=None):

@@ -64,7 +64,7 @@ def main() -> None:
     proc = subprocess.run(
         [
             node,
-            "tests/pyodide/run_script.mjs",
+            "pyodide_node/run_script.mjs",
             "--with",
             "faultlines",
             "--with",

@@ -8,7 +8,7 @@ event is one step of miniray's kernel (Run.events), the unit of its budgets.
     python bench/sim_events.py            # CPython here, then the same script in Pyodide; ratio
     python bench/sim_events.py --child    # just measure this interpreter, print one JSON line
 
-The Pyodide side runs under Node via tests/pyodide/run_script.mjs (npm pyodide
+The Pyodide side runs under Node via pyodide_node/run_script.mjs (npm pyodide
 314.0.6 from node_modules, `make node-deps`). Rates are best-of-R in each
 interpreter; the ratio CPython/Pyodide is the figure to compare.
 """
@@ -99,7 +99,7 @@ def run_in_pyodide(repeat):
     proc = subprocess.run(
         [
             node,
-            str(REPO / "tests" / "pyodide" / "run_script.mjs"),
+            str(REPO / "pyodide_node" / "run_script.mjs"),
             "bench/sim_events.py",
             "--child",
             "--repeat",

@@ -12,7 +12,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from harness import differences, run_scenario, save_recorded, scenario_names
+from conformance.observations import differences, save_recorded
+from conformance.scenario_runs import run_scenario, scenario_names
 
 
 def main(argv):

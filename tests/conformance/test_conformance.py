@@ -20,15 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (  # noqa: E402
-    differences,
-    load_recorded,
-    mismatch_report,
-    recorded_only,
-    run_scenario,
-    scenario_names,
-)
+from conformance.observations import differences, load_recorded, mismatch_report
+from conformance.scenario_runs import recorded_only, run_scenario, scenario_names
 
 SCENARIOS = scenario_names()
 RAY_PARALLEL = 2  # 2 cores: two clusters at once overlap one's waits with the other's work

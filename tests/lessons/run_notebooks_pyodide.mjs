@@ -11,7 +11,7 @@
 
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startPyodide, copyTree, enterRepo, GUEST_REPO } from "../pyodide/pyodide_host.mjs";
+import { startPyodide, copyTree, enterRepo, GUEST_REPO } from "../../pyodide_node/pyodide_host.mjs";
 
 const [notebooksPath, reportPath, wheelDir] = process.argv.slice(2);
 if (!notebooksPath || !reportPath || !wheelDir) {

@@ -6,7 +6,7 @@
 
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { startPyodide, copyTree, installWheels, enterRepo, GUEST_REPO } from "./pyodide_host.mjs";
+import { startPyodide, copyTree, installWheels, enterRepo, GUEST_REPO } from "../../pyodide_node/pyodide_host.mjs";
 
 const [outPath, ...extraArgs] = process.argv.slice(2);
 if (!outPath) {

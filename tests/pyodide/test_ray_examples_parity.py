@@ -37,7 +37,7 @@ def _pyodide_results() -> dict:
     proc = subprocess.run(
         [
             node,
-            str(HERE / "run_script.mjs"),
+            str(REPO / "pyodide_node" / "run_script.mjs"),
             "--with",
             "tests/ray_examples",
             "tests/pyodide/ray_examples_in_pyodide.py",

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
-sys.path.insert(0, str(REPO / "tests" / "conformance"))
-from harness import differences, mismatch_report, run_scenario, scenario_names  # noqa: E402
+from conformance.observations import differences, mismatch_report
+from conformance.scenario_runs import run_scenario, scenario_names
+
+REPO = Path(__file__).resolve().parents[2]
 
 RESULT_MARKER = "SCENARIOS-RESULT "
 
@@ -31,7 +31,7 @@ def _pyodide_observations():
     proc = subprocess.run(
         [
             node,
-            str(HERE / "run_script.mjs"),
+            str(REPO / "pyodide_node" / "run_script.mjs"),
             "--with",
             "tests/conformance/scenarios",
             "tests/pyodide/scenarios_in_pyodide.py",

@@ -2,7 +2,7 @@
 
 Used by test_ray_examples.py and record.py. Each run is a fresh process (`run_example.py`); a
 real-Ray run gets a private RAY_TMPDIR and, when it ends, every process still carrying that
-RAY_TMPDIR is killed (the conformance harness's clean-up, reused).
+RAY_TMPDIR is killed (conformance.ray_processes, the conformance runs' clean-up).
 """
 
 from __future__ import annotations
@@ -25,9 +25,8 @@ RECORDED = HERE / "recorded" / "ray-2.60.0.json"
 RESULT_MARKER = "RAY-EXAMPLE-RESULT "
 TIMEOUT_S = 240
 
-sys.path.insert(0, str(REPO / "tests" / "conformance"))
-from harness import _kill_group, _kill_processes_with_env  # noqa: E402
-from printed import printed_lines  # noqa: E402
+from conformance.ray_processes import kill_group, kill_processes_with_env
+from printed import printed_lines
 
 
 def example_names() -> list[str]:
@@ -78,12 +77,12 @@ def run_example(python: str, backend: str, name: str, timeout: float = TIMEOUT_S
     try:
         output, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        _kill_group(proc.pid)
+        kill_group(proc.pid)
         output, _ = proc.communicate()
         output += f"\n[harness] killed after {timeout} s"
     finally:
         if ray_tmp:
-            _kill_processes_with_env("RAY_TMPDIR", ray_tmp)
+            kill_processes_with_env("RAY_TMPDIR", ray_tmp)
             shutil.rmtree(ray_tmp, ignore_errors=True)
         shutil.rmtree(workdir, ignore_errors=True)
     wall = time.perf_counter() - started
@@ -147,7 +146,7 @@ def run_ray_tests(python: str, backend: str, dev_site: str | None = None) -> tup
         output = proc.stdout + proc.stderr
     finally:
         if ray_tmp:
-            _kill_processes_with_env("RAY_TMPDIR", ray_tmp)
+            kill_processes_with_env("RAY_TMPDIR", ray_tmp)
             shutil.rmtree(ray_tmp, ignore_errors=True)
     outcomes = json.loads(out.read_text())["outcomes"] if out.exists() else {}
     shutil.rmtree(scratch, ignore_errors=True)

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const PYODIDE_DIR = join(REPO, "node_modules", "pyodide");
 export const WHEELS_DIR = join(REPO, "build", "pyodide-wheels");
 export const GUEST_REPO = "/repo";

@@ -1,6 +1,6 @@
 """Run one conformance scenario on one backend and print its observations as JSON.
 
-    python runner.py <ray|miniray> <scenario> <workdir>
+    python conformance/runner.py <ray|miniray> <scenario> <workdir>
 
 The observation dict is printed on a single line after RESULT_MARKER, because
 real Ray also writes its own log lines (worker crashes, retries) to stdout.
@@ -19,15 +19,16 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCENARIOS = os.path.join(HERE, "scenarios")
-REPO = os.path.dirname(os.path.dirname(HERE))
-RESULT_MARKER = "CONFORMANCE-RESULT "
+REPO = os.path.dirname(HERE)
+# A plain script (no package imports): real Ray's venv runs it too, without this repo installed.
+SCENARIOS = os.path.join(REPO, "tests", "conformance", "scenarios")
+RESULT_MARKER = "CONFORMANCE-RESULT "  # scenario_runs reads the line this marks
 
 
 def _prepare_ray_env():
     """Environment for real Ray; returns a temp dir to delete afterwards (None: the caller's)."""
     tmp = None
-    if not os.environ.get("RAY_TMPDIR"):  # the pytest harness passes its own, to clean up after
+    if not os.environ.get("RAY_TMPDIR"):  # scenario_runs passes its own, to clean up after
         # Short path: Ray puts Unix sockets under it, and those are capped at 107 bytes.
         tmp = os.environ["RAY_TMPDIR"] = tempfile.mkdtemp(prefix="rc", dir="/tmp")
     os.environ.pop("RAY_ADDRESS", None)

@@ -1,10 +1,11 @@
 // Run a repo Python script inside Pyodide under Node, as `python script.py args...` would.
 //
-//   node tests/pyodide/run_script.mjs [--with DIR]... <script.py relative to the repo> [args...]
+//   node pyodide_node/run_script.mjs [--with DIR]... <script.py relative to the repo> [args...]
 //
 // The script sees miniray/, its own folder and each --with folder at /repo and
 // runs as __main__ with sys.argv set. Exit code: the script's SystemExit code, or 3
-// if Pyodide itself failed. Used by the benchmarks to time the same code in Pyodide.
+// if Pyodide itself failed. Used by the parity tests to run scenarios and examples in Pyodide, and
+// by the benchmarks to time the same code there.
 
 import { dirname } from "node:path";
 import { startPyodide, copyTree, enterRepo, GUEST_REPO } from "./pyodide_host.mjs";
