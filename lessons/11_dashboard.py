@@ -25,7 +25,7 @@ from IPython.display import HTML, display
 
 import miniray as ray
 from faultlines.models import spill
-from faultlines.widgets import statestrip, timeline_strip
+from faultlines.widgets import statechart
 from faultlines.widgets.spill_cliff import SpillCliffWidget
 from miniray import sim
 from miniray.util import state
@@ -92,13 +92,7 @@ maps = sorted(e["dur"] / 1e6 for e in trace if e.get("ph") == "X" and e["name"] 
 print(
     f"map bars: median {maps[len(maps) // 2]:g} s, slowest {maps[-1]:g} s; reduce waited until {sim.now():g} s"
 )
-display(
-    HTML(
-        statestrip.render(
-            timeline_strip.strip_from_trace(trace, "one row per task", ("map_part", "reduce_all"))
-        )
-    )
-)
+display(HTML(statechart.render(statechart.from_trace(trace, "one row per task", ("map_part", "reduce_all")))))
 ray.shutdown()
 
 # %% [markdown]

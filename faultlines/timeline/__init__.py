@@ -3,7 +3,7 @@
     lanes.py   the trace as rows (one per worker) of attempt bars and fault marks: a plain dataclass
     text.py    the lanes as fixed-width text (pages, plain notebooks, screen readers)
     observe.py one sim.run of a scenario under a fault schedule, kept with its lanes
-The SVG drawing of the same lanes is a widget chart: faultlines/widgets/lanechart.py.
+The SVG drawing of the same lanes is a widget chart: faultlines/widgets/statechart.py (from_lanes).
 """
 
 from .lanes import Bar, Lanes, Mark, Row, from_trace

@@ -16,7 +16,7 @@ import ipywidgets as widgets
 
 from faultlines.timeline import Observed, observe, render_text
 
-from . import lanechart
+from . import statechart
 
 NONE = "no fault"
 KINDS = (NONE, "kill_node", "kill_worker")
@@ -66,7 +66,7 @@ def fault_time(
     def update(_change: object = None) -> None:
         observed = observe(scenario, seed=seed, faults=faults_for(kind_w.value, node_w.value, at_w.value))
         title = f"{kind_w.value} {node_w.value} at {at_w.value:g} s" if kind_w.value != NONE else "no fault"
-        chart.value = lanechart.render(observed.lanes, title=title)
+        chart.value = statechart.render(statechart.from_lanes(observed.lanes, title=title))
         table.value = _table(summary_rows(observed))
         text.value = f"<pre>{escape(render_text(observed.lanes))}</pre>"
 

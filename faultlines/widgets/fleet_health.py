@@ -12,42 +12,42 @@ from html import escape
 from typing import Any
 
 from ..models import fleet_health as model
-from . import statestrip
+from . import statechart
 from .svgplot import Marker
 
 # The weights row reuses the ledger's meaning: current weights read like HEALTHY, a checkpoint
 # like a warning, no engine at all like RESTARTING.
 WEIGHT_COLOURS = {
-    "CURRENT": statestrip.STATE_COLOURS["HEALTHY"],
-    "CHECKPOINT": statestrip.STATE_COLOURS["SUSPECT"],
-    "PARTIAL": statestrip.STATE_COLOURS["SUSPECT"],
+    "CURRENT": statechart.STATE_COLOURS["HEALTHY"],
+    "CHECKPOINT": statechart.STATE_COLOURS["SUSPECT"],
+    "PARTIAL": statechart.STATE_COLOURS["SUSPECT"],
     "NONE": "#cccccc",
 }
 
 
-def strip_for(run: model.FleetRun, horizon: float = model.HORIZON) -> statestrip.Strip:
+def strip_for(run: model.FleetRun, horizon: float = model.HORIZON) -> statechart.Strip:
     """The run as a state strip: one row per shard, one row of weight transfers."""
     rows = [
-        statestrip.Row(f"shard {i}", [statestrip.Band(s.start, s.end, s.label) for s in spans])
+        statechart.Row(f"shard {i}", [statechart.Band(s.start, s.end, s.label) for s in spans])
         for i, spans in sorted(run.segments.items())
     ]
-    rows.append(statestrip.Row("2 weights", [statestrip.Band(s.start, s.end, s.label) for s in run.weights]))
+    rows.append(statechart.Row("2 weights", [statechart.Band(s.start, s.end, s.label) for s in run.weights]))
     transfers = []
     for span in run.refits:
         outcome = span.label.split(" ", 1)[1]
         transfers.append(
-            statestrip.Band(span.start, span.end, "REFIT" if outcome == "done" else outcome.upper())
+            statechart.Band(span.start, span.end, "REFIT" if outcome == "done" else outcome.upper())
         )
-    rows.append(statestrip.Row("refits", transfers))
+    rows.append(statechart.Row("refits", transfers))
     rules = [Marker(run.fault_at, run.fault)]
     if run.dead_at is not None:
         rules.append(Marker(run.dead_at, "DEAD"))
-    return statestrip.Strip(
+    return statechart.Strip(
         title=f"{run.fault} of shard 2: probe every {run.probe_interval_s:g} s, threshold {run.unhealthy_threshold}",
         xlabel="virtual time (s)",
         rows=rows,
         rules=rules,
-        colours=dict(WEIGHT_COLOURS, REFIT="#999999", ABORT=statestrip.STATE_COLOURS["DEAD"]),
+        colours=dict(WEIGHT_COLOURS, REFIT="#999999", ABORT=statechart.STATE_COLOURS["DEAD"]),
         x_range=(0.0, horizon),
     )
 
@@ -107,7 +107,7 @@ class FleetHealthWidget:
             unhealthy_threshold=int(self.threshold.value),
             promote=self.promote.value,
         )
-        self.chart.value = statestrip.render(strip_for(self.run))
+        self.chart.value = statechart.render(strip_for(self.run))
         self.table.value = table_html(self.run)
 
     def _ipython_display_(self) -> None:

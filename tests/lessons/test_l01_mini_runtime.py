@@ -8,7 +8,7 @@ import miniray
 from faultlines.stories.squares import squares
 from faultlines.timeline import from_trace, observe, render_text
 from faultlines.timeline.lanes import FAILED, OK
-from faultlines.widgets import lanechart
+from faultlines.widgets import statechart
 from faultlines.widgets.fault_time import fault_time, faults_for
 from miniray import exceptions as E
 
@@ -71,7 +71,7 @@ def test_error_bars_close_with_E():
 
 def test_svg_lanes_say_what_happened_without_colour():
     lanes = observe(squares, faults=[FAULT]).lanes
-    svg = lanechart.render(lanes, title="story")
+    svg = statechart.render(statechart.from_lanes(lanes, title="story"))
     assert svg.startswith("<svg") and svg.endswith("</svg>")
     assert "<title>story: 7 attempts, 1 did not finish</title>" in svg
     assert svg.count("<rect") == 7  # one per attempt

@@ -9,7 +9,7 @@ import pytest
 from faultlines.fleet import Fleet
 from faultlines.models import fleet_health as fh
 from faultlines.widgets import fleet_health as fw
-from faultlines.widgets import statestrip
+from faultlines.widgets import statechart
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -73,7 +73,7 @@ def test_bad_knobs_get_one_clear_message():
 
 def test_strip_draws_a_band_per_state_and_describes_every_row_in_its_title():
     run = fh.observe(Fleet, fault="hang", fault_at=124.0)
-    svg = statestrip.render(fw.strip_for(run))
+    svg = statechart.render(fw.strip_for(run))
     root = ET.fromstring(svg)
     title = root.find(f"{NS}title").text
     assert "shard 2: HEALTHY 0-125, SUSPECT 125-135, DEAD 135-135, RESTARTING 135-495" in title
@@ -81,7 +81,7 @@ def test_strip_draws_a_band_per_state_and_describes_every_row_in_its_title():
     bands = sum(len(row.bands) for row in fw.strip_for(run).rows)
     legend = len({b.state for row in fw.strip_for(run).rows for b in row.bands})
     assert len(root.findall(f"{NS}rect")) == bands + legend
-    assert svg == statestrip.render(fw.strip_for(fh.observe(Fleet, fault="hang", fault_at=124.0)))
+    assert svg == statechart.render(fw.strip_for(fh.observe(Fleet, fault="hang", fault_at=124.0)))
 
 
 def test_widget_reruns_the_fleet_when_a_knob_moves():

@@ -10,7 +10,7 @@ import pytest
 
 import miniray as ray
 from faultlines.models import spill
-from faultlines.widgets import spill_cliff, statestrip, timeline_strip
+from faultlines.widgets import spill_cliff, statechart
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -73,7 +73,7 @@ def test_timeline_strip_makes_a_row_per_task_from_a_real_trace():
             return seconds
 
         ray.get([work.remote(s) for s in (1, 1, 6)])
-        strip = timeline_strip.strip_from_trace(ray.timeline(), "t", ("work",))
+        strip = statechart.from_trace(ray.timeline(), "t", ("work",))
     finally:
         ray.shutdown()
     assert [(r.label, r.bands[0].start, r.bands[0].end) for r in strip.rows] == [
@@ -81,7 +81,7 @@ def test_timeline_strip_makes_a_row_per_task_from_a_real_trace():
         ("work 2", 0.0, 1.0),
         ("work 3", 0.0, 6.0),
     ]
-    assert ET.fromstring(statestrip.render(strip)).find(f"{NS}title").text.startswith("t. work 1: work 0-1")
+    assert ET.fromstring(statechart.render(strip)).find(f"{NS}title").text.startswith("t. work 1: work 0-1")
 
 
 def test_widget_reruns_miniray_when_the_store_is_pushed():

@@ -1,0 +1,321 @@
+"""State over time as inline SVG: rows of bands on a virtual-time axis, the one chart the widgets share.
+
+Lesson 1's lanes (a bar per task attempt on each worker), lesson 10's shard states and lesson 11's
+trace (a row per task call) are one chart: rows, each a run of bands from a start to an end in one
+state, on a time axis, with dashed rules where faults struck. The data (Strip, Row, Band) is kept
+apart from how it is drawn (Look), and a chart comes in two looks:
+
+* BANDS: full-height bands named inside, a legend, rule labels above the plot, one line each so
+  rules close in time do not overprint (the fleet's ledger, the trace);
+* LANES: inset bars whose outline pattern and end letter say how an attempt ended, so the chart
+  reads without colour (solid finished, dashed retry, dotted reconstruction; X died, E raised), and
+  fault labels under the axis.
+
+Beside svgplot.py (line charts) and built the same way: pure Python, deterministic, colours from
+JupyterLab's CSS variables where they are ink, fixed Okabe-Ito hues for states. Every band has a
+tooltip and the <title> says what the chart shows, for screen readers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from html import escape
+
+from faultlines.timeline.lanes import ERROR, FAILED, OK, OPEN, Lanes
+
+from .svgplot import FAINT, INK, PALETTE, Marker, nice_ticks
+
+# The ledger's states get fixed colours so every chart in the course reads the same way.
+STATE_COLOURS = {
+    "HEALTHY": PALETTE[2],  # green
+    "SUSPECT": PALETTE[4],  # orange
+    "DEAD": PALETTE[1],  # vermilion
+    "RESTARTING": PALETTE[3],  # purple
+    "STALE": PALETTE[5],  # sky blue
+}
+# How a task attempt ended (faultlines.timeline's bar kinds): a colour, and a letter after the bar.
+LANE_COLOURS = {OK: PALETTE[0], FAILED: PALETTE[1], ERROR: PALETTE[3], OPEN: PALETTE[5]}
+END_LETTER = {OK: "", FAILED: "X", ERROR: "E", OPEN: ">"}
+
+
+@dataclass(frozen=True)
+class Band:
+    start: float
+    end: float
+    state: str
+    text: str | None = None  # written inside when it fits; None: the state's name
+    tip: str = ""  # the band's tooltip; empty: "<state> <start>-<end>"
+    dash: str = ""  # the outline's dash pattern
+    end_mark: str = ""  # a letter written just after the band
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    bands: Sequence[Band]
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a strip is drawn: margins, bands, their text, rules and legend."""
+
+    left: int  # room for the row labels
+    right: int
+    label_gap: int  # between a row's label and the plot
+    gap: int  # between rows
+    inset: int  # a band's margin inside its row, above and below
+    corner: int  # a band's corner radius (0: square)
+    opacity: float | None  # a band's fill opacity (None: opaque)
+    outline: float  # a band's stroke width
+    heading_x: int | None  # where the heading starts (None: above the plot's left edge)
+    ticks: int  # about how many time ticks
+    text_anchor: str  # "middle": a band's text centred in it; "start": from its left end
+    text_fill: str
+    char_w: int  # a band's text is written when the band is char_w per character wide ...
+    text_pad: int  # ... plus text_pad
+    rules_below: bool  # rule labels under the axis (else above the plot, one line per rule)
+    legend: bool
+
+
+BANDS = Look(
+    left=92,
+    right=12,
+    label_gap=8,
+    gap=6,
+    inset=0,
+    corner=0,
+    opacity=None,
+    outline=0.5,
+    heading_x=None,
+    ticks=6,
+    text_anchor="middle",
+    text_fill="#000",  # on an opaque hue, in both themes
+    char_w=8,
+    text_pad=0,
+    rules_below=False,
+    legend=True,
+)
+LANES = Look(
+    left=150,
+    right=16,
+    label_gap=6,
+    gap=0,
+    inset=4,
+    corner=3,
+    opacity=0.75,
+    outline=1.2,
+    heading_x=4,
+    ticks=5,
+    text_anchor="start",
+    text_fill=INK,  # on a see-through bar: the theme's ink
+    char_w=7,
+    text_pad=-1,
+    rules_below=True,
+    legend=False,
+)
+
+
+@dataclass
+class Strip:
+    title: str
+    xlabel: str
+    rows: list[Row] = field(default_factory=list)
+    rules: list[Marker] = field(default_factory=list)
+    colours: dict[str, str] = field(default_factory=dict)
+    width: int = 640
+    row_height: int = 26
+    x_range: tuple[float, float] | None = None
+    summary: str | None = None  # the <title>; None: the title, then every row's bands
+    look: Look = BANDS
+
+
+def colour_of(strip: Strip, state: str, order: list[str]) -> str:
+    if state in strip.colours:
+        return strip.colours[state]
+    if state in STATE_COLOURS:
+        return STATE_COLOURS[state]
+    return PALETTE[order.index(state) % len(PALETTE)]
+
+
+def short(state: str) -> str:
+    """A band's label: the state itself, or its first letters when the band is narrow."""
+    return state[:4] if len(state) > 5 else state
+
+
+def render(strip: Strip) -> str:
+    """The strip as one <svg> element (a string), in its look."""
+    look = strip.look
+    left, right = look.left, look.right
+    top = 36 if look.rules_below else 46 + 12 * max(0, len(strip.rules) - 1)
+    pitch = strip.row_height + look.gap
+    plot_w = strip.width - left - right
+    plot_h = pitch * max(1, len(strip.rows))
+    states: list[str] = []
+    for row in strip.rows:
+        for band in row.bands:
+            if band.state not in states:
+                states.append(band.state)
+    legend_rows = (len(states) + 3) // 4 if look.legend else 0
+    below = 16 * len(strip.rules) if look.rules_below else 0
+    height = top + plot_h + 40 + below + 20 * legend_rows
+    starts = [b.start for r in strip.rows for b in r.bands] + [m.x for m in strip.rules]
+    ends = [b.end for r in strip.rows for b in r.bands] + [m.x for m in strip.rules]
+    x_lo, x_hi = strip.x_range or ((min(starts), max(ends)) if starts else (0.0, 1.0))
+    if x_hi <= x_lo:
+        x_hi = x_lo + 1.0
+
+    def px(x: float) -> float:
+        return left + (min(max(x, x_lo), x_hi) - x_lo) / (x_hi - x_lo) * plot_w
+
+    summary = strip.summary
+    if summary is None:
+        described = "; ".join(
+            f"{row.label}: " + ", ".join(f"{b.state} {b.start:g}-{b.end:g}" for b in row.bands)
+            for row in strip.rows
+        )
+        summary = f"{strip.title}. {described}"
+    heading_x = left if look.heading_x is None else look.heading_x
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {strip.width} {height}" '
+        f'width="100%" style="max-width:{strip.width}px;font:12px sans-serif" role="img">',
+        f"<title>{escape(summary)}</title>",
+        f'<text x="{heading_x}" y="20" fill="{INK}" font-weight="bold">{escape(strip.title)}</text>',
+    ]
+    for tick in nice_ticks(x_lo, x_hi, look.ticks):
+        x = px(tick)
+        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="{FAINT}"/>')
+        out.append(
+            f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="{INK}">{tick:g}</text>'
+        )
+    out.append(
+        f'<text x="{left + plot_w / 2}" y="{top + plot_h + 32}" text-anchor="middle" fill="{INK}">'
+        f"{escape(strip.xlabel)}</text>"
+    )
+    for index, row in enumerate(strip.rows):
+        y = top + index * pitch
+        baseline = y + strip.row_height / 2 + 4
+        out.append(
+            f'<text x="{left - look.label_gap}" y="{baseline:.1f}" text-anchor="end" '
+            f'fill="{INK}">{escape(row.label)}</text>'
+        )
+        for band in row.bands:
+            out += _band(strip, band, y, baseline, px, colour_of(strip, band.state, states))
+    for index, rule in enumerate(strip.rules):
+        x = px(rule.x)
+        if look.rules_below:
+            out.append(
+                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="{INK}" '
+                'stroke-dasharray="4 3"/>'
+            )
+            label_x, label_y = min(x, strip.width - 200), top + plot_h + 48 + 16 * index
+        else:
+            label_x, label_y = x + 3, 38 + 12 * index
+            out.append(
+                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{label_y + 2}" y2="{top + plot_h}" stroke="{INK}" '
+                'stroke-width="1.5" stroke-dasharray="4 3"/>'
+            )
+        out.append(f'<text x="{label_x:.1f}" y="{label_y}" fill="{INK}">{escape(rule.label)}</text>')
+    for index, state in enumerate(states if look.legend else []):
+        lx = left + (index % 4) * (plot_w / 4)
+        ly = top + plot_h + 48 + 20 * (index // 4)
+        out.append(
+            f'<rect x="{lx:.1f}" y="{ly - 10}" width="14" height="12" fill="{colour_of(strip, state, states)}" '
+            f'stroke="{INK}" stroke-width="0.5"/>'
+        )
+        out.append(f'<text x="{lx + 20:.1f}" y="{ly}" fill="{INK}">{escape(state)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _band(strip: Strip, band: Band, y: float, baseline: float, px, colour: str) -> list[str]:
+    """One band's rect, its text when it fits, and its end letter."""
+    look = strip.look
+    x0 = px(band.start)
+    w = max(px(band.end) - x0, 3.0)  # a momentary state (DEAD) still shows as a tick
+    tip = band.tip or f"{band.state} {band.start:g}-{band.end:g}"
+    out = [
+        f'<rect x="{x0:.1f}" y="{y + look.inset}" width="{w:.1f}" height="{strip.row_height - 2 * look.inset}"'
+        + (f' rx="{look.corner}"' if look.corner else "")
+        + f' fill="{colour}"'
+        + (f' fill-opacity="{look.opacity}"' if look.opacity is not None else "")
+        + f' stroke="{INK}" stroke-width="{look.outline}"'
+        + (f' stroke-dasharray="{band.dash}"' if band.dash else "")
+        + f"><title>{escape(tip)}</title></rect>"
+    ]
+    text = band.text
+    if text is None:
+        text = band.state if w >= look.char_w * len(band.state) + look.text_pad else short(band.state)
+    if text and w >= look.char_w * len(text) + look.text_pad:
+        if look.text_anchor == "middle":
+            out.append(
+                f'<text x="{x0 + w / 2:.1f}" y="{baseline:.1f}" text-anchor="middle" '
+                f'fill="{look.text_fill}">{escape(text)}</text>'
+            )
+        else:
+            out.append(
+                f'<text x="{x0 + 4:.1f}" y="{baseline:.1f}" fill="{look.text_fill}">{escape(text)}</text>'
+            )
+    if band.end_mark:
+        out.append(
+            f'<text x="{x0 + w + 2:.1f}" y="{baseline:.1f}" fill="{INK}" font-weight="bold">{band.end_mark}</text>'
+        )
+    return out
+
+
+def from_lanes(lanes: Lanes, title: str = "Timeline", width: int = 640, end: float | None = None) -> Strip:
+    """A run's lanes (faultlines.timeline): one row per worker, a bar per task attempt, in LANES."""
+    rows = [
+        Row(
+            row.name,
+            [
+                Band(
+                    bar.start,
+                    bar.end,
+                    bar.kind,
+                    text="#" + bar.label.split("#", 1)[-1],
+                    tip=f"{bar.label}: {bar.outcome or bar.kind}",
+                    dash="2 2" if bar.reconstruction else "5 3" if bar.retry else "",
+                    end_mark=END_LETTER[bar.kind],
+                )
+                for bar in row.bars
+            ],
+        )
+        for row in lanes.rows
+    ]
+    return Strip(
+        title=title,
+        xlabel="virtual time (s)",
+        rows=rows,
+        rules=[Marker(mark.time, f"{mark.label} at {mark.time:g} s") for mark in lanes.marks],
+        colours=dict(LANE_COLOURS),
+        width=width,
+        x_range=(0.0, max(lanes.end if end is None else end, 1e-9)),
+        summary=f"{title}: {lanes.attempts()} attempts, {len(lanes.failed())} did not finish",
+        look=LANES,
+    )
+
+
+def task_rows(events: Iterable[dict], names: tuple[str, ...] | None = None) -> list[Row]:
+    """Chrome trace events (`ray.timeline()`) as one row per task attempt slice, in start order,
+    labelled with its name and a counter.
+
+    Each attempt is a complete event ("ph": "X") with a start (`ts`) and a duration (`dur`) in
+    microseconds. Perfetto draws one track per worker; for a short lesson workload one row per call
+    reads better, and it makes a straggler obvious.
+    """
+    slices = [e for e in events if e.get("ph") == "X" and (names is None or e.get("name") in names)]
+    slices.sort(key=lambda e: (e["ts"], e.get("name", "")))
+    counts: dict[str, int] = {}
+    rows = []
+    for e in slices:
+        name = e["name"]
+        counts[name] = counts.get(name, 0) + 1
+        start = e["ts"] / 1e6
+        rows.append(Row(f"{name} {counts[name]}", [Band(start, start + e["dur"] / 1e6, name)]))
+    return rows
+
+
+def from_trace(events: Iterable[dict], title: str, names: tuple[str, ...] | None = None) -> Strip:
+    """A trace as a strip of task calls, in BANDS (one thin row per call)."""
+    return Strip(title=title, xlabel="virtual time (s)", rows=task_rows(events, names), row_height=16)
