@@ -11,9 +11,29 @@ run at 121-133, 254-266, 387-399, 520-532 s when nothing goes wrong).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from miniray.log import Record
+
 from .controller import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
 
 HORIZON = 700.0
+# The kinds a run's story is told with: faults, ledger changes, refits, the router, the run's end.
+STORY_KINDS = (
+    "fault",
+    "shard.state",
+    "refit.start",
+    "refit.done",
+    "refit.failed",
+    "refit.blocked",
+    "refit.recovered",
+    "refit.deadline_stood_down",
+    "refit.promoted_without_weights",
+    "refit.kept_stale",
+    "router.push",
+    "run.failed",
+)
 
 
 def scenario_a(router: str = "native", crash_at: float = 12.0, **cfg) -> Fleet:
@@ -154,28 +174,26 @@ def refit_cost(fleet: Fleet, step: int = 1) -> float:
     return (done[0] if done else ends[-1]) - starts[0]
 
 
-def timeline_text(fleet: Fleet, shards: tuple = (0, 2)) -> str:
-    """The shard state changes and refit events, one line each, in time order."""
-    keep = (
-        "fault",
-        "shard.state",
-        "refit.start",
-        "refit.done",
-        "refit.failed",
-        "refit.blocked",
-        "refit.recovered",
-        "refit.deadline_stood_down",
-        "refit.promoted_without_weights",
-        "refit.kept_stale",
-        "router.push",
-        "run.failed",
-    )
-    lines = []
+def story(
+    fleet: Any, shards: Iterable[int], kinds: Iterable[str] = STORY_KINDS, until: float | None = None
+) -> Iterator[Record]:
+    """A run's records of the given kinds in time order, up to virtual time `until`: those about no
+    shard in particular (refits, the router) and those about the given shards.
+
+    Any fleet shaped like Fleet works (its `log` is read), so course models that are handed the
+    fleet class read runs the same way.
+    """
+    shards, kinds = set(shards), set(kinds)
     for r in fleet.log.records:
-        if r.kind not in keep or (r.kind == "shard.state" and r["shard"] not in shards):
-            continue
-        lines.append(r.line())
-    return "\n".join(lines)
+        if until is not None and r.time > until:
+            break
+        if r.kind in kinds and ("shard" not in r.fields or r["shard"] in shards):
+            yield r
+
+
+def timeline_text(fleet: Fleet, shards: tuple = (0, 2)) -> str:
+    """The shards' state changes and faults and every refit event, one line each, in time order."""
+    return "\n".join(r.line() for r in story(fleet, shards))
 
 
 def main() -> None:

@@ -2,7 +2,8 @@
 
 The fleet controller itself is passed in (`fleet_cls`), not imported: any class shaped like it
 works (constructor taking FleetConfig fields as keywords; `crash`, `hang`, `run`, `shards`,
-`log`, `rollouts`, `transitions`). That keeps this module free of the controller's location.
+`log`, `rollouts`, `transitions`). A run's log is read as the seed's scenarios read it
+(faultlines.fleet.scenarios.story).
 
 What a learner reads off a run:
     segments()   each shard's ledger state over time, as (start, end, state) spans
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from faultlines.fleet import scenarios
 
 STATES = ("HEALTHY", "SUSPECT", "DEAD", "RESTARTING", "STALE")
 FAULTS = ("crash", "hang", "blip")
@@ -131,38 +134,17 @@ def weight_spans(fleet: Any, shard: int, horizon: float) -> list[Span]:
     return out
 
 
-KEEP = (
-    "fault",
-    "fault.recovered",
-    "probe",
-    "shard.state",
-    "refit.start",
-    "refit.done",
-    "refit.failed",
-    "refit.blocked",
-    "refit.recovered",
-    "refit.deadline_stood_down",
-    "refit.promoted_without_weights",
-    "refit.kept_stale",
-    "router.push",
-    "run.failed",
-)
+# The seed's story, plus what lesson 10 adds: a blip's end, and the probes that failed.
+KEEP = (*scenarios.STORY_KINDS, "fault.recovered", "probe")
 
 
 def event_lines(fleet: Any, shard: int, until: float | None = None) -> list[str]:
     """The run's log for one story: the faulty shard's events and every refit, in time order."""
-    lines = []
-    for r in fleet.log.records:
-        if until is not None and r.time > until:
-            break
-        if r.kind not in KEEP:
-            continue
-        if "shard" in r.fields and r["shard"] != shard:
-            continue
-        if r.kind == "probe" and r["result"] not in ("timeout", "RayActorError"):
-            continue
-        lines.append(f"{r.time:7.1f} s  {r.kind:<32} " + " ".join(_field(k, v) for k, v in r.fields.items()))
-    return lines
+    return [
+        f"{r.time:7.1f} s  {r.kind:<32} " + " ".join(_field(k, v) for k, v in r.fields.items())
+        for r in scenarios.story(fleet, (shard,), KEEP, until)
+        if r.kind != "probe" or r["result"] in ("timeout", "RayActorError")
+    ]
 
 
 def event_lines_of(run: FleetRun, until: float | None = None) -> list[str]:
