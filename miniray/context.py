@@ -142,7 +142,7 @@ def _install() -> None:
             if body is None:
                 return real()
             # Journaled, so a replayed body reads the same clock it read the first time.
-            return body.interact(lambda: base + body.rt.kernel.now)
+            return body.interact(lambda: base + body.rt.now())
 
         return read
 

@@ -118,8 +118,8 @@ class BodyRun:
         if not self.live:
             return
         node = self.worker.node
-        if node.frozen_until > self.rt.kernel.now:  # a paused node runs nothing until it resumes
-            self.timers.append(self.rt.kernel.at(node.frozen_until, self._run))
+        if node.frozen_until > self.rt.now():  # a paused node runs nothing until it resumes
+            self.timers.append(self.rt.call_at(node.frozen_until, self._run))
             return
         if self.runs and self.instance is not None and self.snapshot is not None:
             self.instance.__dict__.clear()
@@ -234,7 +234,7 @@ class BodyRun:
             return
         self.timers = []
         self.journal.append((ok, value))
-        self.rt.kernel.schedule(0.0, self._run, label="resume")
+        self.rt.call_later(0.0, self._run, label="resume")
 
     def sleep(self, seconds: float) -> None:
         kernel = self.rt.kernel

@@ -88,7 +88,7 @@ class FaultInjector:
         elif fault.after_event is not None:
             self.by_event.setdefault(fault.after_event, []).append(fault)
         elif fault.at is not None:
-            self.rt.kernel.at(fault.at, self.apply, fault, label="fault")
+            self.rt.call_at(fault.at, self.apply, fault, label="fault")
         else:
             self.apply(fault)
 
@@ -115,12 +115,10 @@ class FaultInjector:
         elif fault.kind in ("pause_node", "hang_node"):
             node = self._node(fault.target)
             if node is not None and node.alive:
-                until = rt.kernel.now + (fault.duration if fault.duration > 0 else float("inf"))
+                until = rt.now() + (fault.duration if fault.duration > 0 else float("inf"))
                 node.frozen_until = max(node.frozen_until, until)
                 if until != float("inf"):
-                    rt.kernel.at(
-                        until, lambda: rt.emit(Kind.NODE_RESUMED, node=node.name), label="resume-node"
-                    )
+                    rt.call_at(until, lambda: rt.emit(Kind.NODE_RESUMED, node=node.name), label="resume-node")
         elif fault.kind == "kill_worker":
             worker = self._worker(fault.target)
             if worker is not None:

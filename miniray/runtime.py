@@ -99,6 +99,19 @@ class Runtime:
         self.liveness: Any = None
         self.metrics: Any = None
 
+    # -- the clock: what managers and plug-ins ask of the kernel, by name ------------------------
+    def now(self) -> float:
+        """The virtual time, in seconds."""
+        return self.kernel.now
+
+    def call_at(self, time: float, fn: Callable, *args: Any, label: str = "") -> Timer:
+        """Run fn(*args) at virtual time `time` (cancel it through the Timer)."""
+        return self.kernel.at(time, fn, *args, label=label)
+
+    def call_later(self, delay: float, fn: Callable, *args: Any, label: str = "") -> Timer:
+        """Run fn(*args) `delay` virtual seconds from now (cancel it through the Timer)."""
+        return self.kernel.schedule(delay, fn, *args, label=label)
+
     # -- bookkeeping ----------------------------------------------------------------------------
     def emit(self, kind: Kind, **fields: Any):
         return self.log.emit(self.kernel.now, kind, **fields)

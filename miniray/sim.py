@@ -59,7 +59,7 @@ def _rt() -> Runtime:
 def now() -> float:
     """Virtual seconds since the cluster started (journaled inside a body, like time.time)."""
     rt = _rt()
-    return context.interact(rt, lambda: rt.kernel.now)
+    return context.interact(rt, lambda: rt.now())
 
 
 def sleep(seconds: float) -> None:
@@ -214,7 +214,7 @@ def run(
         if rt is not None:
             if log_text:
                 result.log_text = rt.log.text()
-            result.virtual_time = rt.kernel.now
+            result.virtual_time = rt.now()
             result.events = rt.kernel.steps
             result.points = choice_points(rt)
     finally:

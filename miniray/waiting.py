@@ -183,14 +183,14 @@ def _wait_in_body(
         values = [value for _, value in settled]  # type: ignore[misc]
         cost = rt.objects.fetch_cost(refs)  # spilled ones among them are read from disk
         if cost:
-            body.timers.append(rt.kernel.schedule(cost, body.resume, True, values, label="spill-read"))
+            body.timers.append(rt.call_later(cost, body.resume, True, values, label="spill-read"))
         else:
             body.resume(True, values)
 
     wake()
     if not answered.triggered:
         if timeout is not None:
-            body.timers.append(rt.kernel.schedule(timeout, expire, label="get-timeout"))
+            body.timers.append(rt.call_later(timeout, expire, label="get-timeout"))
         body.block(f"{fn}({', '.join(repr(r) for r in refs[:3])}{'...' if len(refs) > 3 else ''})")
     # A wake that fired synchronously already journaled the answer: replay it now.
     raise Suspended()

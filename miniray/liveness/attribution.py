@@ -138,7 +138,7 @@ class Attribution:
 
     def _judge(self, node: str) -> None:
         if self.enabled and node not in self.blacklisted and self.stands_out(node):
-            self.blacklisted[node] = self.rt.kernel.now
+            self.blacklisted[node] = self.rt.now()
             self.rt.emit(
                 Kind.LIVENESS_BLACKLIST,
                 node=node,

@@ -77,7 +77,7 @@ class Detector:
         self.rt = rt
         self.interval = float(probe_interval_s)
         self.threshold = int(unhealthy_threshold)
-        self.origin = rt.kernel.now
+        self.origin = rt.now()
         self.health: dict[str, NodeHealth] = {}
         self.zombies: dict[str, str] = {}  # superseded attempt key -> node name
         self.transitions: list[Transition] = []
@@ -120,7 +120,7 @@ class Detector:
     def _health(self, node) -> NodeHealth:
         h = self.health.get(node.name)
         if h is None:
-            h = self.health[node.name] = NodeHealth(self.rt.kernel.now)
+            h = self.health[node.name] = NodeHealth(self.rt.now())
         return h
 
     # -- the probe pump ---------------------------------------------------------------------------
@@ -138,12 +138,12 @@ class Detector:
     def arm(self, queued: bool = False) -> None:
         if self.timer is not None or not self.rt.alive or not self._watching(queued):
             return
-        k = math.floor((self.rt.kernel.now - self.origin) / self.interval + 1e-9) + 1
-        self.timer = self.rt.kernel.at(self.origin + k * self.interval, self.probe, label="liveness-probe")
+        k = math.floor((self.rt.now() - self.origin) / self.interval + 1e-9) + 1
+        self.timer = self.rt.call_at(self.origin + k * self.interval, self.probe, label="liveness-probe")
 
     def probe(self) -> None:
         self.timer = None
-        now = self.rt.kernel.now
+        now = self.rt.now()
         for node in list(self.rt.nodes):
             if node.is_head:
                 continue
@@ -167,8 +167,8 @@ class Detector:
         self.arm()
 
     def _set(self, node: Node, h: NodeHealth, state: NodeHealthState, cause: str) -> None:
-        h.state, h.since, h.cause = state, self.rt.kernel.now, cause
-        self.transitions.append(Transition(self.rt.kernel.now, node.name, state, cause))
+        h.state, h.since, h.cause = state, self.rt.now(), cause
+        self.transitions.append(Transition(self.rt.now(), node.name, state, cause))
         self.rt.emit(_VERDICT_KIND[state], node=node.name, failures=h.failures, cause=cause)
 
     def _declare_dead(self, node: Node, h: NodeHealth, cause: str) -> None:

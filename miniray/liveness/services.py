@@ -124,7 +124,7 @@ class Services:
         return context.interact(rt, live)
 
     def _log(self, rt, attempt: str, service: str, op: str, key: str, outcome: str, token: str) -> None:
-        now = rt.kernel.now
+        now = rt.now()
         self.effects.append(Effect(now, attempt, service, op, key, outcome, token))
         rt.emit(Kind.EFFECT, attempt=attempt, service=service, op=op, key=key, outcome=outcome, token=token)
 
@@ -280,7 +280,7 @@ class Leases:
         rt = _runtime()
 
         def run() -> FencingToken:
-            now = rt.kernel.now
+            now = rt.now()
             holder = rt.current[-1].key if rt.current else "driver"
             held = self.current.get(name)
             if held is not None and held.expires > now and held.holder != holder:
@@ -302,4 +302,4 @@ class Leases:
     def holder(self, name: str) -> FencingToken | None:
         rt = _runtime()
         held = self.current.get(name)
-        return held if held is not None and held.expires > rt.kernel.now else None
+        return held if held is not None and held.expires > rt.now() else None

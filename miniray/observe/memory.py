@@ -101,7 +101,7 @@ def text(rt) -> str:
     refs (Ray groups by node address; every simulated node is 127.0.0.1, so miniray groups by node
     name), then the aggregate store stats, with spilling."""
     lines = [
-        f"======== Object references status: virtual time {rt.kernel.now:.3f}s ========",
+        f"======== Object references status: virtual time {rt.now():.3f}s ========",
         "Grouping by node...        Sorting by creation...",
     ]
     by_node: dict[str, list] = {}

@@ -54,7 +54,7 @@ class Metrics:
             pts.append((t, value))
 
     def sample(self) -> None:
-        rt, t = self.rt, self.rt.kernel.now
+        rt, t = self.rt, self.rt.now()
         for node in rt.nodes:
             used = sum(node.store.values()) if node.alive else 0
             cap = node.object_store_memory or 1
@@ -107,7 +107,7 @@ class Metrics:
 
     def rate(self, name: str, node: str = "", window: float = 10.0) -> float:
         """Per-second increase of a counter over the last `window` virtual seconds (PromQL's rate)."""
-        now = self.rt.kernel.now
+        now = self.rt.now()
         start = max(0.0, now - window)
         span = now - start
         return (self.value(name, now, node) - self.value(name, start, node)) / span if span > 0 else 0.0
@@ -118,14 +118,12 @@ class Metrics:
         rt = self.rt
         return {
             "object_store_fill_pct": {
-                n.name: self.value("object_store_fill_pct", rt.kernel.now, n.name)
-                for n in rt.nodes
-                if n.alive
+                n.name: self.value("object_store_fill_pct", rt.now(), n.name) for n in rt.nodes if n.alive
             },
             "spill_rate_bytes_per_s": {
                 n.name: self.rate("spilled_bytes_total", n.name, window) for n in rt.nodes if n.alive
             },
-            "pending_tasks": self.value("pending_tasks", rt.kernel.now),
+            "pending_tasks": self.value("pending_tasks", rt.now()),
             "actor_restarts": {repr(a): a.num_restarts for a in rt.actors.actors.values() if a.num_restarts},
         }
 

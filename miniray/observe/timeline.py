@@ -364,7 +364,7 @@ def build(rt) -> list[dict]:
         b.worker(rt.driver.node.name, rt.driver.pid)
     for rec in rt.log.records:
         b.feed(rec)
-    end = max([rt.kernel.now] + [r.time for r in rt.log.records[-1:]])
+    end = max([rt.now()] + [r.time for r in rt.log.records[-1:]])
     b.close(end)
     sampler = rt.metrics
     if sampler is not None:

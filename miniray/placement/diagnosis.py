@@ -109,7 +109,7 @@ def find_cycles(edges, groups: list) -> list[list]:
 
 def diagnose(manager) -> Diagnosis:
     manager.settle()
-    now = manager.rt.kernel.now
+    now = manager.rt.now()
     edges = wait_for_graph(manager)
     cycles = [[g.label for g in c] for c in find_cycles(edges, list(manager.groups.values()))]
     queued = len(manager.queue)
@@ -148,7 +148,7 @@ class RescheduleContext:
 
     @property
     def now(self) -> float:
-        return self._manager.rt.kernel.now
+        return self._manager.rt.now()
 
     @property
     def groups(self) -> list:
@@ -174,7 +174,7 @@ class RescheduleContext:
         m.rt.emit(Kind.PG_VICTIM, pg=victim.label, released=released)
         if victim.state == "CREATED":
             m._set_state(victim, "RESCHEDULING")
-            victim.recovering_since = m.rt.kernel.now
-            m.queue.add(victim, m.rt.kernel.now, rank=0)
+            victim.recovering_since = m.rt.now()
+            m.queue.add(victim, m.rt.now(), rank=0)
         m.version += 1
         m.rt.request_dispatch()

@@ -40,7 +40,7 @@ def tick_after(rank: float) -> float:
 def settle_segment(m) -> None:
     """Turn a hot loop into state at `now`; the attempt in flight becomes a real event."""
     seg, m.seg = m.seg, None
-    k, now, cost, anchor, n0 = len(seg.groups), m.rt.kernel.now, m.cost, seg.anchor, seg.n0
+    k, now, cost, anchor, n0 = len(seg.groups), m.rt.now(), m.cost, seg.anchor, seg.n0
     # Attempts that ended strictly before now failed; the one ending at or after now is in
     # flight. Same float expression as the manager's begin(), so ties fall the same way.
     done = max(0, int((now - anchor) / cost) - n0 - 1)
@@ -80,7 +80,7 @@ def wake(m) -> None:
     if m._tick_timer is not None:
         m._tick_timer.cancel()
         m._tick_timer = None
-    now = m.rt.kernel.now
+    now = m.rt.now()
     while True:
         front = m.queue.front()
         if front is None:

@@ -66,7 +66,7 @@ class PlacementManager:
             name,
             [Bundle(i, b, s) for i, (b, s) in enumerate(zip(bundles, selectors))],
             strategy,
-            self.rt.kernel.now,
+            self.rt.now(),
         )
         self.groups[pg_id] = group
         self.rt.emit(Kind.PG_CREATE, pg=group.label, strategy=strategy, bundles=len(bundles))
@@ -140,7 +140,7 @@ class PlacementManager:
             return
         self.settle()
         self.version += 1
-        now = self.rt.kernel.now
+        now = self.rt.now()
         for group in self.groups.values():
             lost = [b for b in group.bundles if b.node is node]
             if not lost or group.state == "REMOVED":
@@ -176,18 +176,18 @@ class PlacementManager:
     def _enqueue(self, group: Group) -> None:
         group.scheduling_state = "QUEUED"
         group.queued_at_attempts = self.total_attempts
-        self.queue.add(group, self.rt.kernel.now)
+        self.queue.add(group, self.rt.now())
 
     def _kick(self) -> None:
         if self._pass_timer is None:
-            self._pass_timer = self.rt.kernel.schedule(0.0, self._pass, label="pg-schedule")
+            self._pass_timer = self.rt.call_later(0.0, self._pass, label="pg-schedule")
 
     def _pass(self) -> None:
         """Ray's SchedulePendingPlacementGroups: start one attempt for the front group, if due."""
         self._pass_timer = None
         if self.in_flight is not None or self.seg is not None or not self.rt.alive:
             return
-        now = self.rt.kernel.now
+        now = self.rt.now()
         entry = self.queue.front()
         if entry is None:
             return
@@ -237,7 +237,7 @@ class PlacementManager:
 
     def run_in_flight(self, entry, finish: float) -> None:
         self.in_flight = entry
-        self.rt.kernel.at(finish, self._finish, entry, label="pg-attempt")
+        self.rt.call_at(finish, self._finish, entry, label="pg-attempt")
 
     def _start(self, entry, now: float) -> None:
         self.run_in_flight(entry, self.begin(entry, now))
@@ -245,16 +245,11 @@ class PlacementManager:
     def _arm_tick(self, rank: float) -> None:
         when = fastforward.tick_after(rank)
         timer = self._tick_timer
-        if (
-            timer is not None
-            and not timer.cancelled
-            and timer.time <= when
-            and timer.time >= self.rt.kernel.now
-        ):
+        if timer is not None and not timer.cancelled and timer.time <= when and timer.time >= self.rt.now():
             return
         if timer is not None:
             timer.cancel()
-        self._tick_timer = self.rt.kernel.at(when, self._tick, label="pg-tick")
+        self._tick_timer = self.rt.call_at(when, self._tick, label="pg-tick")
 
     def _tick(self) -> None:
         self._tick_timer = None
@@ -262,7 +257,7 @@ class PlacementManager:
 
     def _finish(self, entry) -> None:
         self.in_flight = None
-        self.outcome(entry, self.rt.kernel.now)
+        self.outcome(entry, self.rt.now())
         self._kick()
 
     def outcome(self, entry, now: float) -> None:
@@ -293,8 +288,8 @@ class PlacementManager:
         for index, node in sorted(plan.items()):
             group.bundles[index].reserve(node, group.pg_id)
         group.scheduling_state = "FINISHED"
-        group.scheduling_latency_ms = (self.rt.kernel.now - group.attempt_started) * 1000.0
-        group.creation_latency_ms = (self.rt.kernel.now - group.created_at) * 1000.0
+        group.scheduling_latency_ms = (self.rt.now() - group.attempt_started) * 1000.0
+        group.creation_latency_ms = (self.rt.now() - group.created_at) * 1000.0
         group.recovering_since = None
         self._set_state(group, "CREATED")
         entries, group.ready_entries = group.ready_entries, []
@@ -310,7 +305,7 @@ class PlacementManager:
         zero = self.queue.rank_zero()
         if not zero or not self.consulted_all(zero):
             return False
-        now = self.rt.kernel.now
+        now = self.rt.now()
         return all(
             e.group.failed_version == self.version
             and e.group.state != "REMOVED"
