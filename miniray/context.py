@@ -6,7 +6,7 @@ run unchanged: inside a task or actor body they spend virtual time and kill only
 worker; in the driver `time.sleep(s)` lets s virtual seconds pass (as `miniray.sim.sleep`).
 Other threads get the real functions.
 
-The state itself lives in `session.SESSION`; this module is the one way to read and change it.
+The state itself lives in `session.SESSION`; this module is the one way to switch the active runtime.
 """
 
 from __future__ import annotations
