@@ -46,12 +46,12 @@ $(PYODIDE_WHEELS_STAMP): tests/pyodide/wheels.txt
 	touch $@
 pyodide-wheels: $(PYODIDE_WHEELS_STAMP)
 
-## Lint and types: ruff (lint and format) on the tree, mypy on miniray, the course package and the site
-## build (hooks/: the MkDocs entry and its site_build package).
+## Lint and types: ruff (lint and format) on the tree, mypy on miniray, the course package, the site
+## build (hooks/: the MkDocs entry and its site_build package) and the conformance runner (conformance/).
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy miniray faultlines hooks
+	$(BIN)/mypy miniray faultlines hooks conformance
 
 test: lint $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps site
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q
