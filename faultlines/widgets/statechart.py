@@ -18,7 +18,7 @@ tooltip and the <title> says what the chart shows, for screen readers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
@@ -228,7 +228,9 @@ def render(strip: Strip) -> str:
     return "\n".join(out)
 
 
-def _band(strip: Strip, band: Band, y: float, baseline: float, px, colour: str) -> list[str]:
+def _band(
+    strip: Strip, band: Band, y: float, baseline: float, px: Callable[[float], float], colour: str
+) -> list[str]:
     """One band's rect, its text when it fits, and its end letter."""
     look = strip.look
     x0 = px(band.start)
