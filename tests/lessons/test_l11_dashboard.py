@@ -61,7 +61,7 @@ def test_bad_inputs_get_one_clear_message():
         spill.predict(spill.SpillInputs(threshold=1.5))
 
 
-def test_timeline_strip_makes_a_row_per_task_from_a_real_trace():
+def test_from_trace_makes_a_row_per_task_from_a_real_trace():
     import time
 
     ray.init(num_cpus=3)
