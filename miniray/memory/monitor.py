@@ -1,9 +1,9 @@
 """Each node's memory monitor on the virtual clock: sample, compare with the threshold, kill.
 
 The monitor samples every node every `memory_monitor_refresh_ms` of virtual time, on a fixed grid
-(0.25 s, 0.5 s, ...), but only while some running task or actor holds declared memory: a cluster
-with no `use_memory` fault gets no extra events, and its log is what it was before the monitor
-existed. A node's use is the memory its running workers hold plus the bytes in its object store
+(0.25 s, 0.5 s, ...), but only while what runs on some node could take it past its threshold once
+every declared ramp completes (re-checked whenever an attempt starts): a cluster with no
+`use_memory` fault gets no extra events, and its log is what it was before the monitor existed. A node's use is the memory its running workers hold plus the bytes in its object store
 (Ray counts both); its capacity is its `memory` resource. Above `memory_usage_threshold` of the
 capacity the monitor kills one worker per node per sample, as Ray's kills one at a time.
 """
@@ -109,13 +109,24 @@ class MemoryMonitor:
         return sum(self.worker_bytes(w) for w in node.workers) + float(sum(node.store.values()))
 
     # -- the periodic check --------------------------------------------------------------------
-    def _holds(self, worker: Worker) -> bool:
+    def _peak_bytes(self, worker: Worker) -> float:
+        """What `worker` holds once every declared ramp is complete."""
         names, started = self._names(worker)
-        return started is not None and any(u.target in names for u in self.declared)
+        if started is None:
+            return 0.0
+        return sum(u.size for u in self.declared if u.target in names)
+
+    def _could_exceed(self, node: Node) -> bool:
+        capacity = float(node.total.get("memory", 0.0))
+        if not node.alive or capacity <= 0:
+            return False
+        peak = sum(self._peak_bytes(w) for w in node.workers)
+        return peak > 0 and peak + float(sum(node.store.values())) > self.threshold * capacity
 
     def _busy(self) -> bool:
-        """Does any running task or actor hold (or grow towards) declared memory?"""
-        return any(self._holds(w) for n in self.rt.nodes if n.alive for w in n.workers)
+        """Could any node pass its threshold with what runs there now? If none can, sampling
+        would find nothing, so the monitor sleeps until the next attempt starts."""
+        return any(self._could_exceed(n) for n in self.rt.nodes)
 
     def _arm(self) -> None:
         if self._timer is not None or self.refresh_s <= 0 or not self.declared or not self._busy():

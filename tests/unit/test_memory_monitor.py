@@ -60,6 +60,25 @@ def test_no_declared_memory_means_no_monitor_events(ray):
     assert _kills(rt) == []
 
 
+def test_a_node_that_cannot_pass_its_threshold_is_not_sampled():
+    sim.set_seed(0)
+    miniray.init(num_cpus=4, memory=16 * GB)
+    sim.use_memory("small", 3 * GB, ramp_s=2)
+
+    @miniray.remote
+    def small():
+        time.sleep(100)
+        return 1
+
+    refs = [small.remote() for _ in range(4)]  # 12 GB at most: under 95 % of 16 GB
+    sim.sleep(1)
+    rt = sim.last_runtime()
+    assert not [t for t in rt.kernel.pending() if t.label == "memory-monitor" and not t.cancelled]
+    assert miniray.get(refs) == [1, 1, 1, 1]
+    assert rt.kernel.steps < 100  # no 400 samples over the 100 s
+    miniray.shutdown()
+
+
 def test_newest_lease_dies_first_and_the_retry_does_not_spend_max_retries():
     outcomes, rt = _cascade()
     assert outcomes == ["hungry", 0, 1, 2]
