@@ -144,23 +144,49 @@ print(
 )
 
 # %% [markdown]
-# ## The OOM cascade (a course model, not Ray)
+# ## The OOM cascade, on miniray's memory monitor
 #
-# One task asks for `memory=2` GB and grows to 13 GB. Ray places by the request only, and the
-# node's memory monitor kills the newest task when the node passes 95 %. This model is in
-# `faultlines.models.oom`; the lesson page lists where it differs from Ray.
+# One task asks for `memory=2` GB and grows to 13 GB. Ray places by the request only; the
+# node's memory monitor kills a worker when the node passes 95 % of its memory: a retriable
+# one first, the newest lease first. `faultlines.stories.oom.cascade` is the script: plain
+# Ray, plus two `sim.use_memory` lines that say what each task holds.
 # **Predict.** Who gets killed: the hungry task, or its neighbours?
 
 # %%
-from faultlines.models import oom
+from faultlines.stories import oom
 
-cascade = oom.simulate(oom.cascade_workload(hungry_request_gb=2.0))
-print("\n".join(line for line in cascade.log if "kills" in line or "hungry" in line))
-print(f"kills: {cascade.kills}, all of them tasks within their own request: {cascade.collateral}")
+run, cascade = oom.run_cascade()
+print(cascade.story)
+print(f"ray.get returned {run.value}")
+print(
+    f"kills: {cascade.kills}, of the hungry task: {cascade.hungry_kills}, work lost: {cascade.wasted_s:g} s"
+)
 
 # %% [markdown]
 # Now ask for what the task really uses: `hungry_request_gb=13.0`. What changes?
 
 # %%
-honest = oom.simulate(oom.cascade_workload(hungry_request_gb=13.0))
+_, honest = oom.run_cascade(hungry_request_gb=13.0)
 print(f"kills: {honest.kills}, finished at t = {honest.end_s:g} s (was {cascade.end_s:g} s)")
+
+# %% [markdown]
+# **Try this.** A task that may not retry: `oom.run_cascade(max_retries=0)`. And one with
+# `max_retries=0` that is alone on its node: the monitor has nothing else to kill, and
+# `ray.get` raises `OutOfMemoryError`.
+
+# %%
+ray.init(num_cpus=2, memory=16e9)
+sim.use_memory("alone", 20e9)  # more than the node has
+
+
+@ray.remote(max_retries=0)
+def alone():
+    time.sleep(5)
+    return "done"
+
+
+try:
+    ray.get(alone.remote())
+except ray.exceptions.OutOfMemoryError as e:
+    print(type(e).__name__ + ":", str(e).splitlines()[0])
+ray.shutdown()

@@ -234,19 +234,36 @@ for counter in ("none", "all failures", "retryable only"):
 #
 # ## Step 7: losing the head node
 #
-# The head node runs the GCS: the scheduler's memory of every actor, placement group and
-# job. **Predict:** what does miniray do when you remove it?
+# The head node runs the GCS: it places actors and placement groups, and new worker processes
+# register with it. Tasks are leased by each node's raylet, and actor calls go straight to the
+# actor's worker. **Predict:** the GCS dies one second into a job. What still works: the
+# running tasks, a call to a live actor, new tasks, a new actor? And what does the driver do?
+
+# %%
+from faultlines.stories import head_loss
+
+loss = head_loss.run_gcs_loss()
+print(loss.notes)
+print(f"t = {loss.exit_at_s:g} s  SystemExit: {loss.exit_message.split('. ')[0]}.")
+
+# %% [markdown]
+# Work that needs only raylets and existing workers went on; a new actor, and a task that
+# needed a new worker process, waited; 60 s after the GCS died the driver gave up. Real Ray
+# 2.60 did the same in the conformance suite's recording, and exited with status 1. The
+# script is `head_loss.gcs_loss_job`: read it, then try `run_gcs_loss(reconnect_timeout_s=10)`.
+#
+# Removing the head node the driver is connected to is refused, by Ray as by miniray, after
+# the driver is shut down:
 
 # %%
 cluster, workers = fresh_cluster(nodes=2, cpus=1)
 try:
     cluster.remove_node(cluster.head_node)
 except ValueError as error:  # caught, so "Run all" carries on to the widget
-    print("miniray refuses:", error)
+    print("refused:", error)
+print("driver still connected:", ray.is_initialized())
 
 # %% [markdown]
-# miniray refuses: it does not simulate head-node loss. The page explains what real Ray does.
-#
 # ## The widget: utilisation against the largest free block
 #
 # Slide the number of running 1-CPU tasks and the big task's size. Each point is a miniray
@@ -270,3 +287,5 @@ packing_widget()
 #    `run_batch(["ok1", "ok2"] + [f"bad{i}" for i in range(8)] + ["ok3", "ok4"], "all failures")`.
 #    A healthy node is blacklisted again. With `"retryable only"`, never, however many rows
 #    are malformed.
+# 5. In step 7, run `head_loss.run_gcs_loss(reconnect_timeout_s=10)`. The driver gives up at
+#    t = 11 s, before the second wave's results arrive.

@@ -44,6 +44,7 @@ def init(
     ignore_reinit_error: bool = False,
     labels: dict | None = None,
     object_store_memory: int | None = None,
+    memory: float | None = None,
     **_ignored: Any,
 ):
     """Start a one-node simulated cluster, or connect to a `miniray.cluster_utils.Cluster`.
@@ -78,6 +79,8 @@ def init(
             )
         context.activate(rt)
         return rt
+    if memory is not None:  # Ray's `memory` resource; the memory monitor's capacity (miniray/memory)
+        resources = {**(resources or {}), "memory": float(memory)}
     return context.start_local(
         new_runtime(_system_config),
         num_cpus=num_cpus,

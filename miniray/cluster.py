@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # types only: these modules stand on this one
@@ -56,6 +57,14 @@ class Node:
         self.store: dict[str, int] = {}  # object id -> bytes held in this node's object store
         self.spilled: dict[str, int] = {}  # object id -> bytes spilled to this node's local disk
         self.address = "127.0.0.1"
+        self.on_kill_gcs: Callable[[], None] | None = None  # the head's GCS (miniray/head)
+
+    def kill_gcs_server(self, check_alive: bool = True) -> None:
+        """Ray's `Node.kill_gcs_server()` (what `cluster.head_node` is in Ray's cluster_utils): the
+        head node's GCS process dies; the node's raylet and workers live on."""
+        if self.on_kill_gcs is None:
+            raise ValueError(f"{self.name} is not the head node: only the head node runs the GCS.")
+        self.on_kill_gcs()
 
     def __repr__(self) -> str:
         return f"<Node {self.name} {self.node_id[:8]} {'alive' if self.alive else 'dead'}>"

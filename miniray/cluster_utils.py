@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import api, context
 from .events import Kind
+from .head import remove_connected_node_error
 from .session import SESSION
 
 
@@ -36,8 +37,11 @@ class Cluster:
         labels: dict | None = None,
         object_store_memory: int | None = None,
         is_head: bool = False,
+        memory: float | None = None,
         **_ignored,
     ):
+        if memory is not None:  # Ray's `memory` resource; the memory monitor's capacity (miniray/memory)
+            resources = {**(resources or {}), "memory": float(memory)}
         return self.rt.add_node(
             num_cpus=num_cpus,
             num_gpus=num_gpus,
@@ -57,7 +61,13 @@ class Cluster:
         return node
 
     def remove_node(self, node, allow_graceful: bool = True) -> None:
-        """The node dies now: its workers, actors and stored objects go with it."""
+        """The node dies now: its workers, actors and stored objects go with it.
+
+        The head node, while this process's driver is connected to it, is refused as Ray's
+        cluster_utils refuses it: the driver is shut down first, then ValueError."""
+        if node.is_head and context.current() is self.rt:
+            api.shutdown()
+            raise remove_connected_node_error()
         self.rt.emit(Kind.CLUSTER_REMOVE_NODE, node=node.name, graceful=allow_graceful)
         self.rt.kill_node(node, cause="removed")
         if node in self.worker_nodes:

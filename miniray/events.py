@@ -21,6 +21,9 @@ class Kind(StrEnum):
     WORKER_DIED = "worker.died"
     WORKER_EXIT = "worker.exit"
     WORKER_SIGNAL = "worker.signal"
+    MEMORY_KILL = "memory.kill"
+    GCS_DIED = "gcs.died"
+    GCS_UNREACHABLE = "gcs.unreachable"
     FAULT = "fault"
     TASK_SUBMIT = "task.submit"
     TASK_START = "task.start"
@@ -77,6 +80,16 @@ CATALOGUE: dict[str, EventSpec] = {
     Kind.WORKER_EXIT: EventSpec(("worker", "node", "attempt", "reason"), doc="os._exit or a crash in a body"),
     Kind.WORKER_SIGNAL: EventSpec(
         ("worker", "node", "signal"), doc="os.kill sent a fatal signal to a simulated worker's pid"
+    ),
+    Kind.MEMORY_KILL: EventSpec(
+        ("node", "worker", "victim", "used_gb", "capacity_gb"),
+        doc="the memory monitor killed a worker (miniray/memory): the node was over its threshold",
+    ),
+    Kind.GCS_DIED: EventSpec(
+        ("node", "reconnect_timeout_s"), doc="the head node's GCS died (miniray/head): actors and groups wait"
+    ),
+    Kind.GCS_UNREACHABLE: EventSpec(
+        ("after_s",), doc="the driver gave up on the dead GCS and exits (Ray: the process terminates)"
     ),
     Kind.FAULT: EventSpec(("fault",), doc="an injected fault strikes (its replay token)"),
     Kind.TASK_SUBMIT: EventSpec(("task", "id", "ordinal", "owner"), doc="a task or actor call was submitted"),

@@ -211,7 +211,13 @@ class ObjectStoreFullError(RayError):
 
 
 class OutOfMemoryError(RayError):
-    pass
+    """The memory monitor killed the task's worker and the task may not run again (miniray/memory)."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class NodeDiedError(RayError):

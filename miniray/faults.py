@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 
 from .events import Kind
 
-KINDS = ("kill_node", "kill_worker", "kill_actor", "crash", "pause_node", "hang_node", "lose_object")
+KINDS = (
+    "kill_node",
+    "kill_worker",
+    "kill_actor",
+    "crash",
+    "pause_node",
+    "hang_node",
+    "lose_object",
+    "use_memory",
+    "kill_gcs",
+)
 
 
 @dataclass(frozen=True)
@@ -26,12 +36,15 @@ class Fault:
     after_event: int | None = None
     step: int | None = None
     duration: float = 0.0
+    size: float = 0.0  # use_memory: the bytes each attempt of `target` holds (miniray/memory)
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"unknown fault kind {self.kind!r}; expected one of {', '.join(KINDS)}")
         if self.kind == "crash" and self.step is None:
             raise ValueError("a 'crash' fault needs step= (the interaction index in the attempt)")
+        if self.kind == "use_memory" and self.size <= 0:
+            raise ValueError("a 'use_memory' fault needs size= (bytes each attempt of the target holds)")
 
     def token(self) -> str:
         """A compact text form, e.g. for a failing check to print so it can be replayed."""
@@ -44,6 +57,8 @@ class Fault:
             parts.append(f"step={self.step}")
         if self.duration:
             parts.append(f"duration={self.duration!r}")
+        if self.size:
+            parts.append(f"size={self.size!r}")
         return " ".join(parts)
 
 
@@ -82,7 +97,9 @@ class FaultInjector:
         rt.kernel.before_step = self._before_step
 
     def add(self, fault: Fault) -> None:
-        if fault.kind == "crash" and fault.at is None and fault.after_event is None:
+        if fault.kind == "use_memory":  # not an event: what the target's attempts hold while they run
+            self.rt.memory.declare(fault)
+        elif fault.kind == "crash" and fault.at is None and fault.after_event is None:
             assert fault.step is not None  # Fault.__post_init__ requires it for a crash
             self.crashes[fault.target] = fault.step
         elif fault.after_event is not None:
@@ -119,6 +136,8 @@ class FaultInjector:
                 node.frozen_until = max(node.frozen_until, until)
                 if until != float("inf"):
                     rt.call_at(until, lambda: rt.emit(Kind.NODE_RESUMED, node=node.name), label="resume-node")
+        elif fault.kind == "kill_gcs":  # the head node's GCS process dies (miniray/head)
+            rt.gcs.kill()
         elif fault.kind == "kill_worker":
             worker = self._worker(fault.target)
             if worker is not None:

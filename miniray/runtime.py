@@ -15,9 +15,11 @@ from .cluster import Node, Worker
 from .events import CATALOGUE, Kind
 from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
+from .head import Gcs
 from .ids import IdMaker
 from .kernel import Kernel, Timer
 from .log import EventLog
+from .memory import MemoryMonitor
 from .objects import ObjectTable
 from .placement.manager import PlacementManager
 from .scheduler import Scheduler
@@ -92,6 +94,8 @@ class Runtime:
         self.actors = ActorManager(self)
         self.scheduler = Scheduler(self)
         self.placement = PlacementManager(self)  # placement groups (adds no events until one exists)
+        self.gcs = Gcs(self)  # the head node's GCS (miniray/head): alive until killed
+        self.memory = MemoryMonitor(self)  # the raylets' OOM killer (idle until memory use is declared)
         self.faults = FaultInjector(self, faults or [])
         self.driver: Worker | None = None
         # Opaque to the core: the detector (miniray.liveness) and sampler (miniray.observe.metrics)
@@ -160,6 +164,8 @@ class Runtime:
         )
         if is_head and self.driver is None:
             self.driver = self.new_worker(node, "driver")
+        if is_head:
+            node.on_kill_gcs = self.gcs.kill
         self.request_dispatch()
         return node
 
@@ -200,7 +206,7 @@ class Runtime:
             if cause == "node_died" and hold is not None and hold(node, spec):
                 pass  # the failure detector fails it when it declares the node dead
             else:
-                self.tasks.system_failure(spec, "node_died" if cause == "node_died" else "worker_died")
+                self.tasks.system_failure(spec, cause if cause in ("node_died", "oom") else "worker_died")
         self.objects.owner_died(worker)
         self.actors.owner_died(worker)  # actors it created die with it, as in Ray (fate sharing)
 
@@ -265,6 +271,7 @@ class Runtime:
 
     def run_until(self, done: Callable[[], bool], timeout: float | None, what: str) -> bool:
         """Run events until `done()`; False if the timeout (virtual seconds) passes first."""
+        self.gcs.raise_if_exited()  # the driver already gave up on a dead GCS: its process is gone
         deadline = None if timeout is None else self.kernel.now + max(0.0, timeout)
         # A marker at the deadline keeps a sleeping body from fast-forwarding past it.
         marker = None if deadline is None else self.kernel.at(deadline, _noop, label="deadline")

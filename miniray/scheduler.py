@@ -42,6 +42,10 @@ class Scheduler:
         req = spec.resources if req is None else req
         strategy = spec.opts.get("scheduling_strategy")
         nodes = self.candidates(spec, req)
+        if not self.rt.gcs.alive:  # what can start without the GCS (miniray/head)
+            nodes = [n for n in nodes if self.rt.gcs.can_start(spec.kind, n)]
+            if not nodes:
+                return None
         if strategy is not None and hasattr(strategy, "node_id") and hasattr(strategy, "soft"):
             target = [n for n in nodes if n.node_id == strategy.node_id]
             if target and target[0].fits(req):

@@ -35,6 +35,8 @@ __all__ = [
     "hang_node",
     "lose_object",
     "crash",
+    "use_memory",
+    "kill_gcs",
     "event_log",
     "log_text",
     "choice_points",
@@ -100,7 +102,13 @@ def schedule(faults: Iterable[Fault | str]) -> None:
 
 
 def inject(fault: Fault | str) -> None:
-    schedule([fault])
+    """Add one fault: to this cluster if one is up, else to the next init()'s schedule."""
+    if context.current() is None:
+        parsed = parse_token(fault) if isinstance(fault, str) else fault
+        if parsed not in SESSION.pending.faults:  # a re-run cell must not stack the same fault twice
+            SESSION.pending.faults = [*SESSION.pending.faults, parsed]
+    else:
+        schedule([fault])
 
 
 def _node_name(node: Any) -> str:
@@ -138,6 +146,19 @@ def lose_object(ref: Any, at: float | None = None) -> None:
 
 def crash(attempt: str, step: int) -> None:
     inject(Fault("crash", attempt, step=step))
+
+
+def kill_gcs(at: float | None = None) -> None:
+    """The head node's GCS dies (at virtual time `at`, or now): see miniray/head."""
+    inject(Fault("kill_gcs", "head", at=at))
+
+
+def use_memory(target: str, size: float, ramp_s: float = 0.0) -> None:
+    """Every attempt of `target` (a task name, "name#2" for one call, or an actor class) holds
+    `size` bytes, reached over its first `ramp_s` seconds: what the memory monitor weighs.
+
+    The script stays plain Ray: on real Ray the memory is whatever the code really allocates."""
+    inject(Fault("use_memory", target, duration=ramp_s, size=size))
 
 
 def event_log() -> list:

@@ -312,6 +312,10 @@ class TaskManager:
         if node.alive:
             node.release(spec.resources)
         spec.worker = None
+        if cause == "oom":  # the memory monitor's kill: its own retry counter and error (miniray/memory)
+            self.rt.memory.task_killed(spec)
+            self.rt.request_dispatch()
+            return
         again = retry.after_death(spec)
         self.rt.emit(Kind.TASK_FAIL, task=spec.name, attempt=spec.key, cause=cause, retry=again)
         if again:

@@ -1,5 +1,5 @@
 """Numbers and blocks for lesson 2's page: the retry stories run on miniray, the retry arithmetic,
-the retry budget measured on miniray, and the course's OOM model."""
+the retry budget measured on miniray, and the OOM cascade on miniray's memory monitor."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ import functools
 import inspect
 import textwrap
 
-from faultlines.models import oom
 from faultlines.models.retries import budget_cost, retry_cost
+from faultlines.stories import oom
 from faultlines.stories import retries as story
 from faultlines.timeline import observe, render_text
 from faultlines.widgets.retry_cost import measure
+from miniray.memory import oom_retry_delay_s
 
 
 def _log(text: str) -> str:
@@ -33,11 +34,11 @@ def numbers() -> dict[str, str]:
     b3, b9 = budget_cost(0.3, 3, 0.1), budget_cost(0.9, 3, 0.1)
     free, capped = measure(0.3, 3, 0.1)
     free9, capped9 = measure(0.9, 3, 0.1)
-    workload = oom.cascade_workload(hungry_request_gb=2.0)
-    hungry, normals = workload[0], workload[1:]
-    under = oom.simulate(workload)
-    honest = oom.simulate(oom.cascade_workload(hungry_request_gb=hungry.peak_gb))
-    defaults = inspect.signature(oom.simulate).parameters
+    defaults = inspect.signature(oom.cascade).parameters
+    under_run, under = oom.run_cascade()
+    _, honest = oom.run_cascade(hungry_request_gb=defaults["hungry_peak_gb"].default)
+    _, greedy = oom.run_cascade(hungry_peak_gb=15.5)
+    _, strict = oom.run_cascade(max_retries=0)
     return {
         "quote_code": inspect.getsource(story.fetch_quote).rstrip(),
         "outage_s": f"{story.OUTAGE_S:g}",
@@ -74,20 +75,26 @@ def numbers() -> dict[str, str]:
         "m9_free": f"{free9.attempts_per_task:.3f}",
         "m9_capped": f"{capped9.attempts_per_task:.3f}",
         "measure_tasks": str(free.tasks),
-        "node_gb": f"{defaults['node_gb'].default:g}",
-        "cpus": str(defaults["cpus"].default),
-        "refresh_s": f"{defaults['refresh_s'].default:g}",
-        "normals": str(len(normals)),
-        "normal_gb": f"{normals[0].peak_gb:g}",
-        "hungry_request": f"{hungry.request_gb:g}",
-        "hungry_peak": f"{hungry.peak_gb:g}",
-        "oom_log": textwrap.dedent(
-            "\n".join(line for line in under.log if "kills" in line or "hungry" in line)
-        ),
+        "oom_code": inspect.getsource(oom.cascade).rstrip(),
+        "nodes": str(oom.NODES),
+        "node_gb": f"{oom.NODE_GB:g}",
+        "cpus": str(oom.CPUS),
+        "normals": str(oom.NORMALS),
+        "normal_gb": f"{oom.NORMAL_GB:g}",
+        "hungry_request": f"{defaults['hungry_request_gb'].default:g}",
+        "hungry_peak": f"{defaults['hungry_peak_gb'].default:g}",
+        "oom_log": _log(under.story),
+        "oom_value": repr(under_run.value),
         "oom_kills": str(under.kills),
-        "oom_collateral": str(under.collateral),
+        "oom_hungry_kills": str(under.hungry_kills),
         "oom_wasted": f"{under.wasted_s:g}",
         "oom_end": f"{under.end_s:g}",
+        "oom_first_delay": f"{oom_retry_delay_s(0, 1000):g}",
+        "oom_second_delay": f"{oom_retry_delay_s(1, 1000):g}",
         "honest_kills": str(honest.kills),
         "honest_end": f"{honest.end_s:g}",
+        "greedy_kills": str(greedy.kills),
+        "greedy_hungry_kills": str(greedy.hungry_kills),
+        "strict_kills": str(strict.kills),
+        "strict_hungry_kills": str(strict.hungry_kills),
     }

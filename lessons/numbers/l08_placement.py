@@ -1,16 +1,22 @@
-"""Numbers on lesson 8's page: packing runs, the two-loop model, the attribution batches, and what
-miniray says when asked to lose its head node."""
+"""Numbers on lesson 8's page: packing runs, the two-loop model, the attribution batches, and the
+head node's loss, run on miniray and as real Ray 2.60 recorded it (tests/conformance)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import miniray
 from faultlines.models import optimistic, packing
 from faultlines.models.attribution import BAD_INPUT_ROWS, GOOD_ROWS, run_batch
+from faultlines.stories import head_loss
 from miniray import sim
 from miniray.cluster_utils import Cluster
 
+RECORDED = Path(__file__).resolve().parents[2] / "tests/conformance/recorded/ray-2.60.0.json"
 
-def _head_loss_message() -> str:
+
+def _remove_head_refusal() -> str:
     sim.set_seed(0)
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
     miniray.init(address=cluster.address)
@@ -21,7 +27,33 @@ def _head_loss_message() -> str:
     finally:
         miniray.shutdown()
         cluster.shutdown()
-    raise AssertionError("miniray now simulates head-node loss: lesson 8 should show it")
+    raise AssertionError("miniray removed the head node the driver is connected to; Ray refuses")
+
+
+def _seen(outcome: dict) -> str:
+    """A recorded outcome in a word: the value, or the error's class."""
+    return outcome["error"]["class"] if "error" in outcome else repr(outcome["value"])
+
+
+def _head_loss() -> dict[str, str]:
+    run = head_loss.run_gcs_loss()
+    recorded = json.loads(RECORDED.read_text())
+    ray = recorded["scenarios"]["head_node_loss"]["gcs_killed"]
+    return {
+        "head_remove_message": _remove_head_refusal(),
+        "head_notes": run.notes,
+        "head_died_at": f"{run.died_at_s:g}",
+        "head_exit_at": f"{run.exit_at_s:g}",
+        "head_timeout": f"{run.exit_at_s - run.died_at_s:g}",
+        "head_exit_message": run.exit_message,
+        "ray_version": recorded["ray"],
+        "ray_running_task": _seen(ray["running_task_after"]),
+        "ray_actor_call": _seen(ray["actor_call_after"]),
+        "ray_new_task": _seen(ray["new_task_after"]),
+        "ray_new_worker_task": _seen(ray["task_needing_new_worker_after"]),
+        "ray_new_actor": _seen(ray["new_actor_after"]),
+        "ray_exit_status": str(ray["driver_exit_status"]),
+    }
 
 
 def numbers() -> dict[str, str]:
@@ -71,7 +103,7 @@ def numbers() -> dict[str, str]:
     out["input_aware_blacklisted"] = ", ".join(blame["retryable only"].blacklisted) or "nobody"
     out["input_aware_done"] = f"{blame['retryable only'].finished_at:g}"
 
-    out["head_loss_message"] = _head_loss_message()
+    out.update(_head_loss())
     return out
 
 

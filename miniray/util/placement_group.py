@@ -108,6 +108,8 @@ def placement_group(
         )
     rt = context.runtime()
     mgr = rt.placement
+    if not rt.current:  # a synchronous GCS call: with the GCS dead the driver waits (miniray/head)
+        rt.gcs.block("ray.util.placement_group() waits for the GCS")
 
     def live():  # journaled inside a task body: a replay must not see its own group as a clash
         if name and any(g.name == name and g.state != "REMOVED" for g in mgr.groups.values()):

@@ -1,5 +1,5 @@
 """Lesson 2's course code: the retry stories on miniray, the retry arithmetic, the retry budget
-measured against its model, the OOM model, and the widget."""
+measured against its model, the OOM cascade on miniray's memory monitor, and the widget."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import math
 
 import pytest
 
-from faultlines.models import oom
 from faultlines.models.retries import budget_cost, mixed_cost, retry_cost
 from faultlines.models.retry_budget import TokenBucket, budgeted_retries, per_task_retries
+from faultlines.stories import oom
 from faultlines.stories import retries as story
 from faultlines.timeline import observe
 from faultlines.widgets.retry_cost import retry_cost_widget
@@ -91,28 +91,41 @@ def test_token_bucket():
 
 
 def test_oom_monitor_kills_the_neighbours_of_a_task_that_under_asks():
-    run = oom.simulate(oom.cascade_workload(hungry_request_gb=2.0))
-    assert (run.kills, run.collateral, run.failed, run.finished) == (4, 4, 0, 11)
-    assert not any("kills hungry" in line for line in run.log)
-    assert run.log[:4] == [
-        "  0.00  hungry#1 starts on node:1",
-        "  0.00  normal1#1 starts on node:1",
-        "  0.00  normal2#1 starts on node:1",
-        "  0.00  normal3#1 starts on node:1",
-    ]  # memory=2 lets four 2 GB requests share a 16 GB node
-    assert run.end_s == 8.75 and run.wasted_s == 7.0
+    run, cascade = oom.run_cascade()
+    assert run.error is None and run.value == ["hungry", *range(oom.NORMALS)]  # OOM retries hide it
+    assert (cascade.kills, cascade.hungry_kills) == (5, 0)
+    assert cascade.wasted_s == 7.75 and cascade.end_s == 9.0
+    kills = [line for line in cascade.story.splitlines() if "memory.kill" in line]
+    assert "victim=normal#6/1" in kills[0] and "used_gb=15.75" in kills[0]  # first sample over 15.2 GB
 
 
 def test_an_honest_memory_request_prevents_the_kills():
-    run = oom.simulate(oom.cascade_workload(hungry_request_gb=13.0))
-    assert (run.kills, run.end_s) == (0, 8.0)
+    _, honest = oom.run_cascade(hungry_request_gb=13.0)
+    assert (honest.kills, honest.end_s) == (0, 8.0)
 
 
-def test_oom_retries_run_out():
-    hog = [oom.TaskSpec("hog", 2.0, 20.0, 4.0)]  # more than the node holds, alone
-    run = oom.simulate(hog, nodes=1, oom_retries=2)
-    assert (run.kills, run.failed, run.finished) == (3, 1, 0)
-    assert run.log[-1].endswith("fails: OutOfMemoryError")
+def test_a_task_alone_with_max_retries_zero_fails_with_out_of_memory_error():
+    def alone():
+        ray_ = __import__("miniray")
+        ray_.init(num_cpus=2, memory=16e9)
+        sim.use_memory("hog", 20e9)
+
+        @ray_.remote(max_retries=0)
+        def hog():
+            import time
+
+            time.sleep(5)
+
+        return ray_.get(hog.remote())
+
+    run = sim.run(alone, seed=0)
+    assert isinstance(run.error, E.OutOfMemoryError)
+    assert str(run.error).startswith("1 worker(s) were killed due to the node running low on memory.")
+
+
+def test_the_cascade_replays_byte_for_byte():
+    first, second = oom.run_cascade()[1], oom.run_cascade()[1]
+    assert first == second
 
 
 def test_widget_numbers_follow_the_sliders_and_the_measurement():

@@ -10,6 +10,7 @@ import pytest
 
 from faultlines.models import optimistic, packing
 from faultlines.models.attribution import BAD_INPUT_ROWS, COUNTERS, GOOD_ROWS, run_batch
+from faultlines.stories import head_loss
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -110,4 +111,22 @@ def test_page_numbers_are_the_runs():
     assert (n["spread_refuses_at"], n["pack_refuses_at"]) == ("50", "90")
     assert n["bad_none_ok"] == "2" and n["bad_attr_ok"] == "12"
     assert n["input_all_blacklisted"] == "node:3" and n["input_aware_blacklisted"] == "nobody"
-    assert "cannot be killed in miniray" in n["head_loss_message"]
+    assert n["head_remove_message"].startswith("Removing a node that is connected to this Ray client")
+    assert (n["head_died_at"], n["head_exit_at"], n["head_timeout"]) == ("1", "61", "60")
+    assert n["head_exit_message"].startswith("Failed to connect to GCS within 60 seconds.")
+    notes = n["head_notes"].splitlines()
+    assert "the running wave -> [0, 1, 2, 3]" in notes[1] and "tally actor -> 6" in notes[2]
+    assert "new worker process -> still waiting" in notes[4] and "new actor" in notes[6]
+    # What real Ray 2.60 did, as the conformance suite recorded it, agrees with the run above.
+    assert (n["ray_running_task"], n["ray_actor_call"], n["ray_new_task"]) == ("'done'", "'pong'", "'done'")
+    assert (n["ray_new_worker_task"], n["ray_new_actor"], n["ray_exit_status"]) == (
+        "GetTimeoutError",
+        "GetTimeoutError",
+        "1",
+    )
+
+
+def test_a_shorter_reconnect_timeout_ends_the_job_sooner():
+    short = head_loss.run_gcs_loss(reconnect_timeout_s=10)
+    assert short.exit_at_s == 11.0 and "second wave" not in short.notes.splitlines()[-1]
+    assert head_loss.run_gcs_loss() == head_loss.run_gcs_loss()  # same seed, same run

@@ -37,8 +37,10 @@ def test_lost_objects_name_their_reason(troubleshooting):
 
 def test_oom_cascade_exhausts_retries_and_memory_requests_halve_concurrency(troubleshooting):
     assert troubleshooting["oom_cascade_out"].splitlines() == [
-        "WorkerCrashedError after 4 attempts, at 3 s",
-        "4 tasks asking for 3 GiB each on an 8 GiB node: 20 s, two at a time",
+        "OutOfMemoryError after 4 attempts, at 8 s",  # killed at 0.25 s; OOM retries after 1, 2, 4 s
+        "1 worker(s) were killed due to the node running low on memory.",
+        "no memory= request: 4 tasks done at 26.25 s after 8 OOM kills",
+        "memory=3 GiB: 4 tasks done at 20 s after 0 OOM kills",
     ]
 
 

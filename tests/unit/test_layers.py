@@ -20,6 +20,7 @@ FLOORS = {
     "exceptions": 1, "options": 1, "strategies": 1, "system_config": 1,
     "objects": 2, "execution": 2, "tasks": 2, "actors": 2, "retry": 2, "scheduler": 2, "faults": 2,
     "runtime": 2, "waiting": 2, "placement": 2, "aio": 2, "process": 2, "generators": 2,
+    "memory": 2, "head": 2,
     "session": 3, "context": 3, "sim": 3, "observe": 3, "liveness": 3,
     "api": 4, "remote_function": 4, "cluster_utils": 4, "util": 4, "__init__": 4,
     "actor": 4, "cancel": 4, "runtime_context": 4, "_raylet": 4,

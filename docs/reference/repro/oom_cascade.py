@@ -1,8 +1,8 @@
-"""The OOM cascade: every attempt of a memory-hungry task is killed, and retries only repeat it.
+"""The OOM cascade on miniray's memory monitor: kills, OOM retries, and the memory= lever.
 
-miniray has no memory monitor, so the kills are injected where Ray's monitor would make them:
-each attempt of hog() dies as it starts. Then the fix's mechanism: a `memory=` request makes
-the scheduler run fewer such tasks at once on a node.
+The two sim.use_memory lines say what each attempt would allocate on a real node; the rest is
+plain Ray. (On real Ray, memory use is whatever the code allocates: do not reproduce this on a
+shared cluster, where the monitor kills real work.)
 """
 
 import time
@@ -13,9 +13,10 @@ from miniray.util import state
 
 GiB = 1024**3
 
-# Four attempts (max_retries=3 by default), each killed as it starts.
-sim.schedule([f"crash hog#1/{attempt} step=0" for attempt in range(1, 5)])
-ray.init(num_cpus=4)
+# 1. A task that needs more than its node has. Ray retries OOM kills on a counter of their own
+#    (unlimited by default, with backoff); capped at 3 here so the job ends.
+ray.init(num_cpus=4, memory=8 * GiB, _system_config={"task_oom_retries": 3})
+sim.use_memory("hog", 10 * GiB)
 
 
 @ray.remote
@@ -26,20 +27,32 @@ def hog():
 
 try:
     ray.get(hog.remote())
-except ray.exceptions.WorkerCrashedError as e:
+except ray.exceptions.OutOfMemoryError as e:
     attempts = state.list_tasks()[0]["attempt_number"] + 1
     print(f"{type(e).__name__} after {attempts} attempts, at {sim.now():g} s")
+    print(str(e).splitlines()[0])
 ray.shutdown()
 
-ray.init(num_cpus=4)  # 4 CPUs, 8 GiB of memory to schedule against
+
+# 2. Four tasks that use 3 GiB each on that node: without a request all four start and the
+#    monitor kills the newest; asking for memory=3 GiB runs them two at a time.
+def four_parts(request):
+    ray.init(num_cpus=4, memory=8 * GiB)
+    sim.use_memory("part", 3 * GiB)
+
+    @ray.remote
+    def part():
+        time.sleep(10)
+        return 1
+
+    if request:
+        part = part.options(memory=request)
+    done = sum(ray.get([part.remote() for _ in range(4)]))
+    kills = sum(1 for r in sim.event_log() if r.kind == "memory.kill")
+    asked = f"memory={request // GiB} GiB" if request else "no memory= request"
+    print(f"{asked}: {done} tasks done at {sim.now():g} s after {kills} OOM kills")
+    ray.shutdown()
 
 
-@ray.remote(memory=3 * GiB)
-def sized():
-    time.sleep(10)
-    return 1
-
-
-done = sum(ray.get([sized.remote() for _ in range(4)]))
-print(f"{done} tasks asking for 3 GiB each on an 8 GiB node: {sim.now():g} s, two at a time")
-ray.shutdown()
+four_parts(None)
+four_parts(3 * GiB)
