@@ -116,7 +116,9 @@ def _svg_background(root: ET.Element) -> str:
 @pytest.mark.parametrize("ink", INKS, ids=lambda ink: ink.scheme)
 def test_every_figure_draws_on_its_scheme_s_page_with_aa_text(site_dir, ink):
     """Each figure's SVG for a scheme sits on that scheme's page colour, and every text in it
-    reaches 4.5:1 against it (measured on the built files, not the palette)."""
+    reaches 4.5:1 against it (measured on the built files, not the palette). The one exception
+    is text in the page's own colour, which figures draw only inside a bar or cell filled with
+    one of the ink's series colours, and those reach 4.5:1 against the page colour both ways."""
     svgs = sorted((site_dir / "figures").glob(f"*-{ink.scheme}.svg"))
     assert len(svgs) == len(lesson_figures.scripts(REPO))
     for svg in svgs:
@@ -126,8 +128,9 @@ def test_every_figure_draws_on_its_scheme_s_page_with_aa_text(site_dir, ink):
         for text in root.iter(f"{{{SVG_NS}}}text"):
             fills.add(re.search(r"fill: (#[0-9a-f]{6})", text.get("style", "")).group(1))
         assert fills, f"{svg.name}: no text"
-        low = {fill: round(contrast(fill, ink.background), 2) for fill in fills}
-        assert all(ratio >= AA_TEXT for ratio in low.values()), (svg.name, low)
+        on_page = fills - {ink.background}
+        low = {fill: round(contrast(fill, ink.background), 2) for fill in on_page}
+        assert on_page and all(ratio >= AA_TEXT for ratio in low.values()), (svg.name, low)
 
 
 @pytest.mark.parametrize("scheme", lesson_figures.SCHEMES)
