@@ -73,8 +73,9 @@ def draw(c: Curves, ink: Ink) -> Figure:
         ax.annotate(
             f"p = {c.page.p:g}: {value:.2f}",
             (c.page.p, value),
-            xytext=(10, -16),
+            xytext=(-80, 16),
             textcoords="offset points",
+            arrowprops={"arrowstyle": "->", "color": ink.text},
             color=ink.text,
             bbox={"facecolor": ink.background, "edgecolor": "none", "pad": 1},
         )
