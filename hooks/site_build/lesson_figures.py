@@ -75,7 +75,7 @@ class RenderedFigure:
 
 
 def scripts(repo: Path = REPO) -> list[Path]:
-    return sorted(path for path in (repo / SCRIPTS_DIR).glob("*.py") if not path.name.startswith("_"))
+    return sorted((repo / SCRIPTS_DIR).glob("*.py"))
 
 
 def off_site_urls(svg_text: str) -> list[str]:

@@ -180,6 +180,32 @@ def test_a_figure_script_that_raises_stops_the_build_naming_the_figure_and_its_e
     assert headline.endswith("failed: ValueError: no failure rate given")
 
 
+def test_one_broken_figure_among_several_is_the_one_the_build_names(tmp_path):
+    """Figures render several to a child: the good ones still render, and the error names the
+    broken one, not its neighbours."""
+    folder = tmp_path / lesson_figures.SCRIPTS_DIR
+    folder.mkdir(parents=True)
+    good = (
+        "from matplotlib.figure import Figure\n"
+        "def data():\n    return [1, 2]\n"
+        "def describe(d):\n    return 'a line through ' + str(d), 'a caption'\n"
+        "def draw(d, ink):\n"
+        "    fig = Figure(figsize=(5, 3))\n    fig.subplots().plot(d, color=ink.blue)\n    return fig\n"
+    )
+    for name in ("a_good", "b_good", "c_good"):
+        (folder / f"{name}.py").write_text(good)
+    (folder / "b_broken.py").write_text(good.replace("return [1, 2]", "raise KeyError('stage 7')"))
+    with pytest.raises(lesson_figures.FigureError) as caught:
+        lesson_figures.render_all(tmp_path, python=_site_python())
+    assert caught.value.name == "b_broken"
+    assert str(caught.value).splitlines()[0].endswith("failed: KeyError: 'stage 7'")
+    (folder / "b_broken.py").unlink()
+    rendered = lesson_figures.render_all(tmp_path, python=_site_python())
+    assert sorted(rendered) == ["a_good", "b_good", "c_good"]
+    assert all(set(f.svgs) == set(lesson_figures.SCHEMES) for f in rendered.values())
+    assert rendered["a_good"].svgs["light"] != rendered["a_good"].svgs["dark"]
+
+
 def test_a_figure_without_alt_text_is_refused(tmp_path):
     """Alt text is not optional: a script that returns an empty one fails like a broken one."""
     script = tmp_path / "silent.py"
