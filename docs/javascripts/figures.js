@@ -1,17 +1,24 @@
-// Lesson figures (hooks/site_build/lesson_figures.py) on a narrow screen: a figure drawn 672 px wide shows
-// its 10 px labels at about 5 px on a phone. When a figure is shown at less than MIN_SCALE of
-// its drawn width, a tap opens it at its drawn size in a dialog that scrolls sideways.
+// Lesson figures (hooks/site_build/lesson_figures.py) on a narrow screen: a figure shown narrower than
+// it was drawn shrinks its labels with it. When its smallest text (data-smallest-text-px, at the
+// drawn width) would show under MIN_TEXT_PX, a tap opens it at its drawn size in a dialog that
+// scrolls sideways. Each figure has one image per colour scheme; only the shown one has a width.
 (function () {
   "use strict";
 
-  const MIN_SCALE = 0.8; // 10 px labels stay at 8 px or more
+  const MIN_TEXT_PX = 8;
+  const FALLBACK_SCALE = 0.8; // a figure without the attribute: 10 px labels stay at 8 px
 
   function drawnWidth(img) {
     return Number(img.getAttribute("width")) || img.naturalWidth;
   }
 
+  function minScale(img) {
+    const smallest = Number(img.dataset.smallestTextPx);
+    return smallest > 0 ? MIN_TEXT_PX / smallest : FALLBACK_SCALE;
+  }
+
   function tooSmall(img) {
-    return img.clientWidth > 0 && img.clientWidth < MIN_SCALE * drawnWidth(img);
+    return img.clientWidth > 0 && img.clientWidth < minScale(img) * drawnWidth(img);
   }
 
   function dialogFor(img) {

@@ -130,7 +130,8 @@ def build_lab(out_dir: Path, log: Log) -> dict[str, ShippedNotebook]:
 
 def add_files(build: SiteBuild, files: Files, config: Any) -> Files:
     for figure in build.figures.values():
-        files.append(File.generated(config, figure.site_path, content=figure.svg))
+        for scheme, svg in figure.svgs.items():
+            files.append(File.generated(config, figure.site_path(scheme), content=svg))
     for page in exercise_pages.files(config, REPO):
         files.append(page)
     return files

@@ -12,27 +12,31 @@ inputs below, so changing an input can never leave a stale number on the page.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-from matplotlib.figure import Figure
+from faultlines.figures.ink import Ink
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FAILURE_RATE_PER_H = 0.020  # lambda: node failures per hour of running
 CHECKPOINT_COST_H = 30 / 3600  # C: one checkpoint's I/O, 30 s, in hours
 LESSON_INTERVAL_H = 1.0  # the interval the lesson's example job checkpoints at
 
 # Plotted range: wide enough to show both arms of the U around the optimum.
-INTERVALS_H = np.linspace(0.1, 4.0, 400)
+INTERVALS_H = [0.1 + i * (4.0 - 0.1) / 399 for i in range(400)]
 
 
-def io_overhead(tau):
+def io_overhead(tau: float) -> float:
     return CHECKPOINT_COST_H / tau
 
 
-def redo_overhead(tau):
+def redo_overhead(tau: float) -> float:
     return FAILURE_RATE_PER_H * tau / 2
 
 
-def total_overhead(tau):
+def total_overhead(tau: float) -> float:
     return io_overhead(tau) + redo_overhead(tau)
 
 
@@ -87,54 +91,70 @@ def _texts(best: float, daly: float) -> tuple[str, str]:
     return alt, caption
 
 
-def figure() -> tuple[Figure, str, str]:
-    best, daly, chosen = young_interval(), daly_interval(), LESSON_INTERVAL_H
-    fig = Figure(figsize=(7, 4.2), facecolor="white")  # white: readable on the dark theme too
+@dataclass(frozen=True)
+class Curve:
+    """What the figure plots: the three overhead curves (fractions of run time) and two points."""
+
+    intervals_h: tuple[float, ...]
+    io: tuple[float, ...]
+    redo: tuple[float, ...]
+    total: tuple[float, ...]
+    young_h: float
+    daly_h: float
+    chosen_h: float
+
+
+def data() -> Curve:
+    return Curve(
+        intervals_h=tuple(INTERVALS_H),
+        io=tuple(io_overhead(t) for t in INTERVALS_H),
+        redo=tuple(redo_overhead(t) for t in INTERVALS_H),
+        total=tuple(total_overhead(t) for t in INTERVALS_H),
+        young_h=young_interval(),
+        daly_h=daly_interval(),
+        chosen_h=LESSON_INTERVAL_H,
+    )
+
+
+def describe(curve: Curve) -> tuple[str, str]:
+    return _texts(curve.young_h, curve.daly_h)
+
+
+def draw(curve: Curve, ink: Ink) -> Figure:
+    from matplotlib.figure import Figure
+
+    best, chosen = curve.young_h, curve.chosen_h
+    fig = Figure(figsize=(5.0, 3.6))
     ax = fig.subplots()
+    xs = curve.intervals_h
     # Line styles as well as colours, so the three curves differ without colour vision.
-    ax.plot(INTERVALS_H, 100 * total_overhead(INTERVALS_H), color="#222222", lw=2.4, label="total overhead")
-    ax.plot(
-        INTERVALS_H,
-        100 * io_overhead(INTERVALS_H),
-        color="#0072b2",
-        lw=1.6,
-        ls="--",
-        label="checkpoint I/O  C/τ",
-    )
-    ax.plot(
-        INTERVALS_H,
-        100 * redo_overhead(INTERVALS_H),
-        color="#d55e00",
-        lw=1.6,
-        ls=":",
-        label="expected redo  λτ/2",
-    )
-    ax.plot([best], [100 * total_overhead(best)], "o", color="#009e73", ms=8, zorder=3)
+    ax.plot(xs, [100 * y for y in curve.total], color=ink.text, lw=2.4, label="total overhead")
+    ax.plot(xs, [100 * y for y in curve.io], color=ink.blue, lw=1.6, ls="--", label="checkpoint I/O  C/τ")
+    ax.plot(xs, [100 * y for y in curve.redo], color=ink.red, lw=1.6, ls=":", label="expected redo  λτ/2")
+    ax.plot([best], [100 * total_overhead(best)], "o", color=ink.green, ms=7, zorder=3)
     ax.annotate(
-        f"Young's optimum τ* = {best:.2f} h\n{_pct(total_overhead(best), 3)} lost",
+        f"Young's τ* = {best:.2f} h\n{_pct(total_overhead(best), 3)} lost",
         xy=(best, 100 * total_overhead(best)),
-        xytext=(1.15, 4.4),
-        arrowprops={"arrowstyle": "->", "color": "#009e73"},
-        color="#00664a",
+        xytext=(0.75, 3.6),
+        arrowprops={"arrowstyle": "->", "color": ink.green},
+        color=ink.green,
     )
-    ax.plot([chosen], [100 * total_overhead(chosen)], "s", color="#cc79a7", ms=7, zorder=3)
+    ax.plot([chosen], [100 * total_overhead(chosen)], "s", color=ink.purple, ms=6, zorder=3)
     ax.annotate(
-        f"lesson's interval {chosen:.0f} h\n{_pct(total_overhead(chosen), 3)} lost",
+        f"lesson's {chosen:.0f} h\n{_pct(total_overhead(chosen), 3)} lost",
         xy=(chosen, 100 * total_overhead(chosen)),
-        xytext=(1.7, 0.6),
-        arrowprops={"arrowstyle": "->", "color": "#a0507f"},
-        color="#8a3f6b",
+        xytext=(2.3, 0.7),
+        arrowprops={"arrowstyle": "->", "color": ink.purple},
+        color=ink.purple,
     )
-    ax.set_xlim(0, INTERVALS_H[-1])
+    ax.set_xlim(0, xs[-1])
     ax.set_ylim(0, 6)
     ax.set_xlabel("checkpoint interval τ (hours)")
     ax.set_ylabel("share of run time lost (%)")
     ax.set_title(
-        f"λ = {FAILURE_RATE_PER_H:.3f} failures/h, C = {CHECKPOINT_COST_H * 3600:.0f} s per checkpoint",
-        fontsize=10,
+        f"λ = {FAILURE_RATE_PER_H:.3f} failures/h, C = {CHECKPOINT_COST_H * 3600:.0f} s per checkpoint"
     )
-    ax.grid(True, color="#dddddd", lw=0.6)
-    ax.legend(loc="upper right", frameon=False)
+    ax.grid(True, lw=0.6)
+    ax.legend(loc="upper right")
     fig.tight_layout()
-    alt, caption = _texts(best, daly)
-    return fig, alt, caption
+    return fig

@@ -8,44 +8,42 @@ numbers module prints the same points as a table (the same seeds give the same r
 
 from __future__ import annotations
 
-import numpy as np
-from matplotlib.figure import Figure
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from faultlines.figures.ink import Ink
 from faultlines.models import checkpoint_interval as model
 from faultlines.models import checkpoint_sim as sim
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 WORK_H, RATE, COST_H = 10.0, 0.02, 30 / 3600
 RUNS = 500  # as lessons/numbers/l06_checkpoint_interval.py
-INTERVALS_H = np.linspace(0.1, 4.0, 300)
+INTERVALS_H = [0.1 + i * (4.0 - 0.1) / 299 for i in range(300)]
 
 
-def figure() -> tuple[Figure, str, str]:
-    points = sim.measure_curve(WORK_H, RATE, COST_H, runs=RUNS)
-    exact = [model.exact(WORK_H, t, RATE, COST_H).total_h for t in INTERVALS_H]
-    first = [model.first_order(WORK_H, t, RATE, COST_H).total_h for t in INTERVALS_H]
-    fig = Figure(figsize=(7, 4.2), facecolor="white")  # white: readable on the dark theme too
-    ax = fig.subplots()
-    ax.plot(INTERVALS_H, exact, color="#222222", lw=2.4, label="exact expected overhead")
-    ax.plot(INTERVALS_H, first, color="#0072b2", lw=1.6, ls="--", label="first-order  C·W/τ + λWτ/2")
-    ax.errorbar(
-        [p.interval_h for p in points],
-        [p.mean_overhead_h for p in points],
-        yerr=[2 * p.stderr_h for p in points],
-        fmt="o",
-        color="#d55e00",
-        ms=7,
-        capsize=4,
-        label=f"miniray: mean of {RUNS} runs ± 2 s.e.",
-        zorder=3,
+@dataclass(frozen=True)
+class Measured:
+    """The model's curves and the points measured on miniray."""
+
+    intervals_h: tuple[float, ...]
+    exact_h: tuple[float, ...]
+    first_order_h: tuple[float, ...]
+    points: tuple[sim.Point, ...]
+
+
+def data() -> Measured:
+    return Measured(
+        intervals_h=tuple(INTERVALS_H),
+        exact_h=tuple(model.exact(WORK_H, t, RATE, COST_H).total_h for t in INTERVALS_H),
+        first_order_h=tuple(model.first_order(WORK_H, t, RATE, COST_H).total_h for t in INTERVALS_H),
+        points=tuple(sim.measure_curve(WORK_H, RATE, COST_H, runs=RUNS)),
     )
-    ax.set_xlim(0, INTERVALS_H[-1])
-    ax.set_ylim(0, 0.6)
-    ax.set_xlabel("checkpoint interval τ (hours)")
-    ax.set_ylabel("hours lost by a 10 h job")
-    ax.set_title("λ = 0.020 failures/h, C = 30 s: model and simulation", fontsize=10)
-    ax.grid(True, color="#dddddd", lw=0.6)
-    ax.legend(loc="upper right", frameon=False)
-    fig.tight_layout()
+
+
+def describe(measured: Measured) -> tuple[str, str]:
+    points = measured.points
     listed = "; ".join(
         f"at {p.interval_h:.2f} h, {p.mean_overhead_h:.3f} h measured against {p.model_h:.3f} h expected"
         for p in points
@@ -64,4 +62,35 @@ def figure() -> tuple[Figure, str, str]:
         f"grow with the interval: a failure then costs more, and with 0.2 failures per run most "
         f"runs see none."
     )
-    return fig, alt, caption
+    return alt, caption
+
+
+def draw(measured: Measured, ink: Ink) -> Figure:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(5.0, 3.6))
+    ax = fig.subplots()
+    xs = measured.intervals_h
+    ax.plot(xs, measured.exact_h, color=ink.text, lw=2.4, label="exact expected overhead")
+    ax.plot(xs, measured.first_order_h, color=ink.blue, lw=1.6, ls="--", label="first-order  C·W/τ + λWτ/2")
+    points = measured.points
+    ax.errorbar(
+        [p.interval_h for p in points],
+        [p.mean_overhead_h for p in points],
+        yerr=[2 * p.stderr_h for p in points],
+        fmt="o",
+        color=ink.red,
+        ms=6,
+        capsize=4,
+        label=f"miniray: mean of {RUNS} runs ± 2 s.e.",
+        zorder=3,
+    )
+    ax.set_xlim(0, xs[-1])
+    ax.set_ylim(0, 0.6)
+    ax.set_xlabel("checkpoint interval τ (hours)")
+    ax.set_ylabel("hours lost by a 10 h job")
+    ax.set_title("λ = 0.020 failures/h, C = 30 s: model and simulation")
+    ax.grid(True, lw=0.6)
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    return fig
