@@ -35,11 +35,12 @@ def _failure(
     sub: Submission,
     scenario: str,
     found: Outcome,
-    run: Callable[[Schedule], Outcome],
     fresh: Callable[[Schedule], Outcome],
     replay_call,
 ) -> Failure:
-    small, _ = shrink(found, run)
+    # Shrinking and the second execution run afresh, never from Runs: state a learner keeps
+    # between runs shows as two executions of one schedule that differ.
+    small, _ = shrink(found, fresh)
     again = fresh(small.schedule)  # executed twice: a verdict needs the same trace both times
     nondeterminism = None
     if again.trace != small.trace:
@@ -66,10 +67,10 @@ def _failure(
 
 
 class Runs:
-    """Every run of one grading, by scenario and schedule. A run is deterministic (the verdict
-    depends on that: see _failure), so a schedule two tiers both reach (the clean run each
-    search starts from, a random walk's first moves the exhaustive tier already tried, a shrink
-    step) is run once; it still counts as explored in each tier that reached it."""
+    """Every run of one grading's search, by scenario and schedule. A run is deterministic (the
+    verdict depends on that: see _failure), so a schedule two tiers both reach (the clean run
+    each search starts from, a random walk's first moves the exhaustive tier already tried) is
+    run once; it still counts as explored in each tier that reached it."""
 
     def __init__(self, ex: Exercise, sub: Submission, counter: Counter) -> None:
         self.ex, self.sub, self.counter = ex, sub, counter
@@ -111,13 +112,7 @@ def grade_tier(
     scenario, result = scenario_runs[-1]
     failure = None
     if result.failure is not None:
-
-        def rerun(schedule: Schedule) -> Outcome:
-            return runs(scenario, schedule)
-
-        failure = _failure(
-            ex, sub, scenario, result.failure, rerun, lambda s: runs.fresh(scenario, s), replay_call
-        )
+        failure = _failure(ex, sub, scenario, result.failure, lambda s: runs.fresh(scenario, s), replay_call)
     passed = failure is None
     return TierResult(
         name=tier.name,
