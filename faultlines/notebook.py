@@ -13,12 +13,12 @@ as classes and data attributes, which is how the site records progress in the br
 
 from __future__ import annotations
 
-import base64
-import json
+import linecache
 import sys
+from html import escape
 from typing import Any
 
-from .grader import exercise, grade, render_html, render_text, submission, tokens
+from .grader import exercise, grade, render_html, render_text, share, submission, tokens
 from .grader.budgets import HOOKS, instrument_tree
 from .grader.report import Report
 from .grader.runner import Outcome
@@ -56,14 +56,16 @@ def _namespace() -> dict[str, Any]:
     return sys._getframe(2).f_globals  # a plain script: the caller's module
 
 
-# From a notebook in the site's lab (lite/notebooks/ or lite/lab/) to the site's replay page.
-SHARE_PAGE = "../../exercises/replay/"
-
-
 def share_link(exercise_id: str, token: str, code: str) -> str:
     """A link that opens the playground with a notebook replaying `token` on `code`."""
-    payload = json.dumps({"exercise": exercise_id, "token": token, "code": code}, separators=(",", ":"))
-    return SHARE_PAGE + "#s=" + base64.urlsafe_b64encode(payload.encode()).decode().rstrip("=")
+    return share.SharedRun(exercise_id, token, code).link()
+
+
+def shared_code(sub: submission.Submission) -> str:
+    """What a share link carries: the whole cells that define the learner's functions (their
+    imports and helpers too), so the replay notebook runs them as they were."""
+    cells = ["".join(linecache.getlines(name)) for name in sorted(sub.files)]
+    return "\n".join(cells) if cells and all(cells) else sub.source
 
 
 class CheckResult:
@@ -100,7 +102,7 @@ def check(exercise_id: str | None = None) -> CheckResult | None:
         source = ""
     else:
         report = grade.grade(ex, sub)
-        source = sub.source
+        source = shared_code(sub)
     result = CheckResult(report, source)
     if _shell() is None:
         print(repr(result))
@@ -108,22 +110,68 @@ def check(exercise_id: str | None = None) -> CheckResult | None:
     return result
 
 
-def replay(token: str) -> Outcome:
-    """Run one failing schedule again on the code defined now, and print its timeline."""
-    decoded = tokens.decode(token)
-    ex = exercise.load(decoded.exercise)
-    tokens.check_version(decoded, ex.version)
-    sub = submission.from_namespace(_namespace(), ex.entry)
-    outcome = grade.replay(ex, sub, decoded)
-    print(
-        f"{ex.id} v{ex.version}, scenario {decoded.scenario}, schedule: {'; '.join(decoded.schedule) or '(none)'}"
-    )
-    if sub.code_hash != decoded.code_hash:
-        print("(the token was found on different code; this replays it on yours)")
-    print("\n".join(outcome.log))
-    for name, detail in outcome.violations:
-        print(f"broken invariant: {name}: {detail}")
-    if not outcome.violations:
-        print("every invariant holds on this run")
-    print("miniray.timeline() now exports this run as a Chrome trace.")
-    return outcome
+class ReplayResult:
+    """One replayed run: its timeline and verdict, as HTML in a notebook and as text elsewhere."""
+
+    def __init__(self, ex: exercise.Exercise, token: tokens.Token, outcome: Outcome, same_code: bool):
+        self.exercise = ex
+        self.token = token
+        self.outcome = outcome
+        self.same_code = same_code
+
+    @property
+    def violations(self) -> list[tuple[str, str]]:
+        return self.outcome.violations
+
+    def _head(self) -> str:
+        schedule = "; ".join(self.token.schedule) or "(no faults)"
+        return f"{self.exercise.id} v{self.exercise.version}, scenario {self.token.scenario}, schedule: {schedule}"
+
+    def _verdicts(self) -> list[str]:
+        if not self.violations:
+            return ["every invariant holds on this run"]
+        return [f"broken invariant: {name}: {detail}" for name, detail in self.violations]
+
+    def __repr__(self) -> str:
+        lines = [self._head()]
+        if not self.same_code:
+            lines.append("(the token was found on different code; this replays it on yours)")
+        lines += self.outcome.log + self._verdicts()
+        lines.append("miniray.timeline() now exports this run as a Chrome trace.")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        failed = bool(self.violations)
+        verdicts = "<br>".join(escape(v) for v in self._verdicts())
+        note = (
+            ""
+            if self.same_code
+            else "<p>(the token was found on different code; this replays it on yours)</p>"
+        )
+        return (
+            f'<div class="fl-replay-run fl-{"failed" if failed else "passed"}">'
+            f"<p><b>Replay of</b> <code>{escape(self._head())}</code></p>{note}"
+            f'<p style="color:{render_html.BAD if failed else render_html.OK}">{verdicts}</p>'
+            f"<details open><summary>Timeline of the run ({len(self.outcome.log)} events)</summary>"
+            f'<pre style="max-height:18em;overflow:auto">{escape(chr(10).join(self.outcome.log))}</pre></details>'
+            "<p><code>miniray.timeline()</code> now exports this run as a Chrome trace.</p></div>"
+        )
+
+
+def replay(token: str) -> ReplayResult | None:
+    """Run one failing schedule again on the code defined now, and show its timeline.
+
+    A token this version of the exercise cannot replay (made for another version, damaged, or for
+    an exercise this site does not have) prints one line saying so, instead of a traceback."""
+    try:
+        decoded = tokens.decode(token)
+        ex = exercise.load(decoded.exercise)
+        tokens.check_version(decoded, ex.version)
+        sub = submission.from_namespace(_namespace(), ex.entry)
+    except (tokens.TokenError, exercise.ExerciseError, submission.BadSubmission) as e:
+        print(f"cannot replay: {e}")
+        return None
+    result = ReplayResult(ex, decoded, grade.replay(ex, sub, decoded), sub.code_hash == decoded.code_hash)
+    if _shell() is None:
+        print(repr(result))
+    return result

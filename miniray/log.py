@@ -9,6 +9,11 @@ from .events import EventSpec, check
 
 
 def _fmt(value: Any) -> str:
+    kind = type(value)  # the common exact types first: a search formats thousands of records
+    if kind is str:
+        return value
+    if kind is int:
+        return str(value)
     if isinstance(value, float):
         return f"{value:.6f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
     if isinstance(value, (list, tuple)):
@@ -34,9 +39,7 @@ class Record:
         return self.fields.get(key, default)
 
     def line(self) -> str:
-        parts = [f"{self.time:12.6f}", self.kind]
-        parts += [f"{k}={_fmt(v)}" for k, v in self.fields.items()]
-        return " ".join(parts)
+        return f"{self.time:12.6f} {self.kind}" + "".join([f" {k}={_fmt(v)}" for k, v in self.fields.items()])
 
     def __repr__(self) -> str:
         return f"<Record {self.line()}>"

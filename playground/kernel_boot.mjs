@@ -18,13 +18,14 @@ const BOOT_ID = "__BOOT_ID__";
 const BOOT_PACK = new URL("__BOOT_PACK__", import.meta.url).href;
 const CACHE_NAME = "fault-lines-kernel";
 // Run before the snapshot, in a scope of its own (the learner's namespace gains no names).
-// It imports what the kernel imports while it boots, plus miniray for the lessons' first cell,
-// so that a warm start has nothing left to import. A restored kernel has none of this run's
+// It imports what the kernel imports while it boots, plus miniray for the lessons' first cell and
+// the grader behind the exercises' check() (faultlines.notebook imports it all), so that a warm
+// start has nothing left to import. A restored kernel has none of this run's
 // file descriptors: importlib.metadata's cache keeps /lib/python314.zip open (its zip Path
 // would later fail to close with "Bad file descriptor"), so it is cleared, and any other file
 // still open cancels the snapshot.
 const PREPARE_SNAPSHOT_PY = `
-import micropip, piplite.piplite, pyodide_kernel, miniray
+import micropip, piplite.piplite, pyodide_kernel, miniray, faultlines.notebook
 import gc, importlib.metadata, io
 
 importlib.metadata.FastPath.__new__.cache_clear()

@@ -107,16 +107,41 @@
   }
 
   // -- shared failing runs ----------------------------------------------------------------------
+  // The link's format is faultlines/grader/share.py's: #s=<base64url of {"exercise","token","code"}>.
   function decodeShare() {
     const match = location.hash.match(/[#&]s=([A-Za-z0-9_-]+)/);
     if (!match) return null;
     try {
       const b64 = match[1].replace(/-/g, "+").replace(/_/g, "/");
       const bytes = Uint8Array.from(atob(b64 + "===".slice((b64.length + 3) % 4)), (c) => c.charCodeAt(0));
-      return JSON.parse(new TextDecoder().decode(bytes));
+      const share = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      const ok = share && ["exercise", "token", "code"].every((k) => typeof share[k] === "string");
+      return ok ? share : { damaged: true };
     } catch (e) {
-      return null;
+      return { damaged: true };
     }
+  }
+
+  // A token reads FL1.<exercise>.v<version>.<code hash>.<scenario>.<schedule> (grader/tokens.py).
+  function tokenVersion(token) {
+    const parts = token.split(".");
+    return parts.length === 6 && parts[0] === "FL1" && /^v\d+$/.test(parts[2]) ? Number(parts[2].slice(1)) : null;
+  }
+
+  // Why this build cannot replay the shared run (one sentence), or null when it can.
+  function cannotReplay(share, versions) {
+    if (share.damaged) return "This share link is damaged: copy the whole link again.";
+    const made = tokenVersion(share.token);
+    if (made === null || share.token.split(".")[1] !== share.exercise) {
+      return "This share link's replay token is damaged: copy the whole link again.";
+    }
+    if (!(share.exercise in versions)) return `This site has no exercise ${share.exercise}.`;
+    const now = versions[share.exercise];
+    if (made !== now) {
+      return `This link was made for version ${made} of ${share.exercise}, which is now version ${now}: ` +
+        "it would replay a different run. Ask for a new link (check() on the current version makes one).";
+    }
+    return null;
   }
 
   function replayNotebook(share) {
@@ -170,13 +195,19 @@
     const box = document.querySelector(".fl-replay");
     if (!box) return;
     const share = decodeShare();
-    if (!share || !share.token || !share.exercise) return;
-    box.querySelector(".fl-replay__what").textContent =
-      `A failing run of ${share.exercise} (schedule token ${share.token.slice(0, 40)}…).`;
+    if (!share) return;
+    const what = box.querySelector(".fl-replay__what");
+    const why = cannotReplay(share, JSON.parse(box.dataset.versions || "{}"));
+    if (why) {
+      what.textContent = why;
+      box.classList.add("fl-replay--stale");
+      return;
+    }
+    what.textContent = `A failing run of ${share.exercise} (schedule token ${share.token.slice(0, 40)}…).`;
     const button = box.querySelector(".fl-replay__open");
     button.disabled = false;
     button.addEventListener("click", async () => {
-      const path = `replay-${share.exercise}-${share.token.slice(-8)}.ipynb`;
+      const path = `replay-${share.exercise}-${share.token.slice(-8).replace(/[^A-Za-z0-9_-]/g, "_")}.ipynb`;
       await putNotebook(path, replayNotebook(share));
       location.href = `${box.dataset.lite}lab/index.html?path=${encodeURIComponent(path)}`;
     });

@@ -11,10 +11,12 @@ import argparse
 import csv
 import json
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from faultlines.grader import render_json
 
@@ -63,21 +65,35 @@ def _worker_env() -> dict[str, str]:
     return {"PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
 
 
-def _ray_map(
-    address: str, exercise: str, hidden: str | None, items: list[tuple[str, Path]]
-) -> Iterable[dict]:
+def _probe(address: str, timeout_s: float = 10.0) -> None:
+    """A HOST:PORT nobody listens on fails here, in seconds: ray.init would wait for it for minutes."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "local", "auto": Ray's own words, which it resolves itself
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as e:
+        raise UsageError(f"--ray {address}: cannot start or reach the Ray cluster ({e})") from None
+
+
+def _ray_connect(address: str) -> Any:
+    """The ray module, connected: before the progress bar, so a failure is a line of its own."""
     try:
         import ray  # the real Ray: an instructor's cluster with faultlines installed on its nodes
     except ImportError:
         raise UsageError("--ray needs Ray installed in this Python (pip install 'ray==2.60.0')") from None
+    _probe(address)
     # "local" starts a one-machine Ray for trying this out; anything else is a cluster address.
     try:
         ray.init(address=None if address == "local" else address, runtime_env={"env_vars": _worker_env()})
     except Exception as e:
         raise UsageError(
-            f"--ray {address}: cannot start or reach the Ray cluster ({str(e).splitlines()[0]})"
+            f"--ray {address}: cannot start or reach the Ray cluster ({str(e).strip().splitlines()[0]})"
         ) from None
+    return ray
 
+
+def _ray_map(ray: Any, exercise: str, hidden: str | None, items: list[tuple[str, Path]]) -> Iterable[dict]:
     @ray.remote(num_cpus=1)
     def grade_remote(source: str, name: str) -> dict:
         import tempfile
@@ -91,13 +107,15 @@ def _ray_map(
             verdict = box.run(exercise, path, hidden)
         return {"report": verdict.report.to_dict(), "bad_input": verdict.bad_input}
 
-    refs = [grade_remote.remote(path.read_text(), path.name) for _, path in items]
-    pending = list(refs)
-    while pending:
-        _ready, pending = ray.wait(pending, num_returns=1)
-        yield {}
-    results = ray.get(refs)
-    ray.shutdown()
+    try:
+        refs = [grade_remote.remote(path.read_text(), path.name) for _, path in items]
+        pending = list(refs)
+        while pending:
+            _ready, pending = ray.wait(pending, num_returns=1)
+            yield {}
+        results = ray.get(refs)
+    finally:  # disconnect (and stop a "local" Ray) even when grading is interrupted
+        ray.shutdown()
     yield from results
 
 
@@ -113,11 +131,12 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else folder / "graded"
     out.mkdir(parents=True, exist_ok=True)
     total = len(items)
+    ray = _ray_connect(args.ray) if args.ray else None
     _bar(0, total)
     results: list[dict] = []
-    if args.ray:
+    if ray is not None:
         done = 0
-        for item in _ray_map(args.ray, args.exercise, hidden, items):
+        for item in _ray_map(ray, args.exercise, hidden, items):
             if item:
                 results.append(item)
             else:

@@ -35,11 +35,13 @@ def _failure(
     sub: Submission,
     scenario: str,
     found: Outcome,
-    run: Callable[[Schedule], Outcome],
+    fresh: Callable[[Schedule], Outcome],
     replay_call,
 ) -> Failure:
-    small, _ = shrink(found, run)
-    again = run(small.schedule)  # executed twice: a verdict needs the same trace both times
+    # Shrinking and the second execution run afresh, never from Runs: state a learner keeps
+    # between runs shows as two executions of one schedule that differ.
+    small, _ = shrink(found, fresh)
+    again = fresh(small.schedule)  # executed twice: a verdict needs the same trace both times
     nondeterminism = None
     if again.trace != small.trace:
         nondeterminism = (
@@ -64,14 +66,36 @@ def _failure(
     )
 
 
+class Runs:
+    """Every run of one grading's search, by scenario and schedule. A run is deterministic (the
+    verdict depends on that: see _failure), so a schedule two tiers both reach (the clean run
+    each search starts from, a random walk's first moves the exhaustive tier already tried) is
+    run once; it still counts as explored in each tier that reached it."""
+
+    def __init__(self, ex: Exercise, sub: Submission, counter: Counter) -> None:
+        self.ex, self.sub, self.counter = ex, sub, counter
+        self._done: dict[tuple[str, Schedule], Outcome] = {}
+
+    def __call__(self, scenario: str, schedule: Schedule) -> Outcome:
+        key = (scenario, schedule)
+        outcome = self._done.get(key)
+        if outcome is None:
+            outcome = self._done[key] = self.fresh(scenario, schedule)
+        return outcome
+
+    def fresh(self, scenario: str, schedule: Schedule) -> Outcome:
+        """A new execution, never a remembered one (the determinism check needs two)."""
+        return run_schedule(self.ex, self.sub, scenario, schedule, self.counter)
+
+
 def grade_tier(
-    ex: Exercise, sub: Submission, tier: TierSpec, counter: Counter, replay_call: ReplayCall
+    ex: Exercise, sub: Submission, tier: TierSpec, runs: Runs, replay_call: ReplayCall
 ) -> TierResult:
     scenario_runs: list[tuple[str, SearchResult]] = []
     if tier.kind == "scenarios":
         explored = 0
         for scenario, schedule in tier.runs:
-            outcome = run_schedule(ex, sub, scenario, schedule, counter)
+            outcome = runs(scenario, schedule)
             explored += 1
             if outcome.failed:
                 scenario_runs.append((scenario, SearchResult(outcome, explored)))
@@ -81,18 +105,14 @@ def grade_tier(
     else:
 
         def run(schedule: Schedule) -> Outcome:
-            return run_schedule(ex, sub, tier.scenario, schedule, counter)
+            return runs(tier.scenario, schedule)
 
         searched = exhaustive(tier, run) if tier.kind == "search" else randomized(tier, run)
         scenario_runs.append((tier.scenario, searched))
     scenario, result = scenario_runs[-1]
     failure = None
     if result.failure is not None:
-
-        def rerun(schedule: Schedule) -> Outcome:
-            return run_schedule(ex, sub, scenario, schedule, counter)
-
-        failure = _failure(ex, sub, scenario, result.failure, rerun, replay_call)
+        failure = _failure(ex, sub, scenario, result.failure, lambda s: runs.fresh(scenario, s), replay_call)
     passed = failure is None
     return TierResult(
         name=tier.name,
@@ -109,9 +129,9 @@ def grade_tier(
 def grade(ex: Exercise, sub: Submission, replay_call: ReplayCall = notebook_replay_call) -> Report:
     """Every tier in order; each tier is graded even after one fails (partial credit by tier)."""
     report = Report(ex.id, ex.title, ex.version, sub.code_hash)
-    counter = sub.counter(ex.line_budget)
+    runs = Runs(ex, sub, sub.counter(ex.line_budget))
     for tier in ex.tiers:
-        report.tiers.append(grade_tier(ex, sub, tier, counter, replay_call))
+        report.tiers.append(grade_tier(ex, sub, tier, runs, replay_call))
     return report
 
 

@@ -155,14 +155,19 @@ def _index_page(all_ex: list[ExerciseInfo]) -> str:
     )
 
 
-def _replay_page() -> str:
+def _replay_page(all_ex: list[ExerciseInfo]) -> str:
+    # The versions this build has: a link made for another version says so instead of opening.
+    versions = html.escape(
+        json.dumps({ex.id: ex.version for ex in all_ex}, separators=(",", ":")), quote=True
+    )
     return (
         "# A shared failing run\n\n"
         "Someone sent you a link to a run that breaks their solution. The button below puts a "
         "notebook in your playground that replays that schedule on the code it was found with, and "
         "shows its timeline.\n\n"
-        '<div class="fl-replay" data-lite="../../lite/"><p class="fl-replay__what">No shared run in this '
-        'link.</p><p><button type="button" class="md-button md-button--primary fl-replay__open" disabled>'
+        f'<div class="fl-replay" data-lite="../../lite/" data-versions="{versions}">'
+        '<p class="fl-replay__what">No shared run in this link.</p>'
+        '<p><button type="button" class="md-button md-button--primary fl-replay__open" disabled>'
         "Open it in the playground</button></p></div>\n\n" + _script(2) + "\n"
     )
 
@@ -171,5 +176,5 @@ def files(config, repo: Path) -> list[File]:
     all_ex = exercises(repo)
     generated = [File.generated(config, f"exercises/{ex.id}.md", content=_exercise_page(ex)) for ex in all_ex]
     generated.append(File.generated(config, "exercises/index.md", content=_index_page(all_ex)))
-    generated.append(File.generated(config, "exercises/replay.md", content=_replay_page()))
+    generated.append(File.generated(config, "exercises/replay.md", content=_replay_page(all_ex)))
     return generated

@@ -120,11 +120,13 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
                 "import ipywidgets, jedi\n"
                 "print(ipywidgets.__version__, [c.name for c in jedi.Script('import os; os.pa').complete()][:2])\n"
                 "print(sorted(n for n in ('NeedsTheNetwork', 'install', 'sys', 'miniray', 'micropip', 'gc', 'still_open') if n in dir()))\n"
-                "import micropip; print(micropip.list()['miniray'].version)"
+                "import micropip; print(micropip.list()['miniray'].version)\n"
+                # The grader came back with the snapshot: an exercise's first check() imports nothing.
+                "import sys; print(all(m in sys.modules for m in ('faultlines.notebook', 'faultlines.grader.search')))"
             ),
         )
     )
-    assert out.splitlines() == ["8.1.9 ['pardir', 'path']", "[]", "0.1.0"], out
+    assert out.splitlines() == ["8.1.9 ['pardir', 'path']", "[]", "0.1.0", "True"], out
     # The offline notice came back with the snapshot.
     assert _offline_plot_error(frame)["evalue"] == OFFLINE_SENTENCE
     assert sizes["memory"] > 20e6  # Python's whole heap after importing IPython & co

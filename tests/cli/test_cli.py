@@ -99,6 +99,24 @@ def test_replay_prints_the_failing_timeline(tmp_path):
     assert result.returncode == 2 and "version 9 of fault05" in result.stderr
 
 
+def test_replay_opens_a_share_link_on_the_code_it_carries():
+    from faultlines.grader import share
+
+    report = json.loads(cli("grade", "fault05", str(EX05 / "starter.py"), "--json").stdout)
+    token = next(t["failure"]["token"] for t in report["tiers"] if t["failure"])
+    link = "https://course.example/exercises/replay/" + share.SharedRun(
+        "fault05", token, (EX05 / "starter.py").read_text()
+    ).link(page="")
+    result = cli("replay", link)
+    assert result.returncode == 1 and "broken invariant: charged-at-most-once" in result.stdout
+    assert "other code" not in result.stdout  # replayed on the shared code, not the reference
+    stale = share.SharedRun("fault05", token.replace(".v1.", ".v3."), "").link()
+    result = cli("replay", stale)
+    assert result.returncode == 2 and "version 3 of fault05" in result.stderr
+    result = cli("replay", "https://course.example/exercises/replay/#s=garbage!")
+    assert result.returncode == 2 and "damaged" in result.stderr and result.stderr.count("\n") == 1
+
+
 def test_grade_all_writes_a_summary_and_gradescope_results(tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()
