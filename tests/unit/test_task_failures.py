@@ -117,3 +117,25 @@ def test_error_in_argument_propagates_without_running(ray, runs):
     with pytest.raises(KeyError):
         ray.get(consumer.remote(bad.remote()))
     assert runs["body"] == 0
+
+
+def test_a_repeated_failure_shows_the_same_text_and_a_chained_one_shows_its_cause(ray):
+    # The text of a task's traceback is cached per (exception, frames): two identical failures must
+    # read the same, two messages must differ, and a chained exception keeps its "direct cause".
+    @ray.remote(max_retries=0)
+    def fails(n):
+        if n == 2:
+            try:
+                raise KeyError("inner")
+            except KeyError as inner:
+                raise ValueError("outer") from inner
+        raise ValueError(f"bad input {n}")
+
+    texts = []
+    for n in (1, 1, 3, 2):
+        with pytest.raises(E.RayTaskError) as info:
+            ray.get(fails.remote(n))
+        texts.append(str(info.value))
+    assert texts[0] == texts[1] and "bad input 1" in texts[0]
+    assert "bad input 3" in texts[2] and texts[2] != texts[0]
+    assert "KeyError: 'inner'" in texts[3] and "direct cause" in texts[3] and "ValueError: outer" in texts[3]
