@@ -32,6 +32,7 @@ BENCHMARKS = [
     ("replay_cost.py", None, None),
     ("pg_starvation.py", None, None),
     ("grader_check.py", None, None),
+    ("traceback_cache.py", None, None),
 ]
 
 

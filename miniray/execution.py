@@ -303,7 +303,7 @@ def _remote_traceback(e: BaseException) -> str:
         if lines and lines[0].startswith("Traceback"):  # Ray's text starts at the user's first frame
             lines = lines[1:]
         text = "".join(lines)
-        if key is not None:
+        if key is not None and _TRACEBACK_CACHE_SIZE:  # a size of 0 turns the cache off (bench)
             if len(_TRACEBACK_TEXT) >= _TRACEBACK_CACHE_SIZE:
                 _TRACEBACK_TEXT.clear()
             _TRACEBACK_TEXT[key] = text
