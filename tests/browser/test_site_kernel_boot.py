@@ -58,8 +58,7 @@ def _wait_for_snapshot(page, boot_id) -> dict:
     memory only: the site-packages files come from the boot pack on every start)."""
     wait_until(
         page,
-        "async (bootId) => { const s = await (" + CACHED_SNAPSHOT_JS + ")(bootId);"
-        " return s.memory > 1e6; }",
+        "async (bootId) => { const s = await (" + CACHED_SNAPSHOT_JS + ")(bootId); return s.memory > 1e6; }",
         boot_id,
         timeout_ms=60_000,
     )
