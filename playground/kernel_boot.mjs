@@ -129,6 +129,7 @@ async function boot(options) {
   const { packages = [], ...rest } = options;
   const pack = fetchPack();
   pack.catch(() => {}); // handled where it is awaited; this only keeps the console quiet
+  await afterWarmUp();
   const cache = await openCache();
   if (cache) {
     try {
@@ -139,10 +140,7 @@ async function boot(options) {
       await forget(cache, () => true);
     }
   }
-  const pyodide = await loadPlain({ ...rest, _makeSnapshot: Boolean(cache) });
-  await installPackages(pyodide, pack, packages);
-  quietCdnFailures(pyodide);
-  installOfflineNotice(pyodide);
+  const pyodide = await coldStart(rest, pack, packages, cache);
   if (cache) {
     try {
       await save(cache, pyodide);
@@ -151,6 +149,52 @@ async function boot(options) {
     }
   }
   return pyodide;
+}
+
+// Python started afresh, ready for a snapshot (`cache`) or not: the kernel's cold start, and
+// the warm-up's, which must leave the same snapshot behind.
+async function coldStart(options, pack, packages, cache) {
+  const pyodide = await loadPlain({ ...options, _makeSnapshot: Boolean(cache) });
+  await installPackages(pyodide, pack, packages);
+  quietCdnFailures(pyodide);
+  installOfflineNotice(pyodide);
+  return pyodide;
+}
+
+// The lesson page makes this browser's snapshot while the learner reads, before "Start the
+// lab" (docs/javascripts/lab_prefetch.js runs prepareWarmStart in a worker of its own): the
+// cold start, the part of the lab's start no prefetch can save (Python starting, unpacking
+// and importing IPython & co), is then over before the click, and the kernel restores. A
+// kernel that starts while the warm-up runs waits for it (WARM_UP_LOCK) rather than running a
+// second cold start beside it on the same cores.
+const WARM_UP_LOCK = `fault-lines-kernel-warm-up-${BOOT_ID}`;
+
+function locks() {
+  return (globalThis.navigator && navigator.locks) || null;
+}
+
+async function afterWarmUp() {
+  try {
+    await locks()?.request(WARM_UP_LOCK, () => {});
+  } catch {
+    // No Web Locks: nothing can be warming up (prepareWarmStart needs them too).
+  }
+}
+
+// Resolves true once the snapshot is stored, false if there was nothing to do (a snapshot for
+// this build exists, another page is making it, or this browser keeps no Cache Storage).
+export async function prepareWarmStart(options) {
+  const cache = await openCache();
+  if (!cache || !locks()) return false;
+  return locks().request(WARM_UP_LOCK, { ifAvailable: true }, async (lock) => {
+    if (!lock || (await cache.match(SNAPSHOT_KEY))) return false;
+    const { packages = [], ...rest } = options;
+    const pack = fetchPack();
+    pack.catch(() => {}); // handled where it is awaited
+    const { stored } = await save(cache, await coldStart(rest, pack, packages, cache));
+    await stored;
+    return true;
+  });
 }
 
 async function openCache() {
@@ -218,9 +262,12 @@ async function save(cache, pyodide) {
   } finally {
     Object.assign(pyodide.loadedPackages, loaded);
   }
-  // Not awaited: the kernel goes on booting while the browser writes ~55 MB to its cache.
-  cache.put(SNAPSHOT_KEY, new Response(memory)).then(() => forget(cache, (url) => !url.includes(`/${BOOT_ID}/`)))
+  // `stored` is not awaited by the kernel, which goes on booting while the browser writes
+  // ~55 MB to its cache; the warm-up waits for it (its worker ends when it resolves).
+  const stored = cache.put(SNAPSHOT_KEY, new Response(memory))
+    .then(() => forget(cache, (url) => !url.includes(`/${BOOT_ID}/`)))
     .catch((error) => console.warn("Fault Lines: the kernel snapshot could not be stored.", error));
+  return { stored };
 }
 
 // Offline, the matplotlib family (the only packages served from Pyodide's CDN, see
