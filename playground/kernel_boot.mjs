@@ -39,7 +39,7 @@ const SNAPSHOT_KEY = new URL(`kernel-snapshot/${BOOT_ID}/memory`, import.meta.ur
 export async function loadPyodide(options) {
   const watch = watchBootFetches(new URL(".", import.meta.url).href);
   try {
-    return await Promise.race([boot(options), watch.failed]);
+    return await oneStartAtATime(() => Promise.race([boot(options), watch.failed]));
   } catch (error) {
     tellThePage(error);
     throw error;
@@ -129,7 +129,6 @@ async function boot(options) {
   const { packages = [], ...rest } = options;
   const pack = fetchPack();
   pack.catch(() => {}); // handled where it is awaited; this only keeps the console quiet
-  await afterWarmUp();
   const cache = await openCache();
   if (cache) {
     try {
@@ -164,36 +163,39 @@ async function coldStart(options, pack, packages, cache) {
 // The lesson page makes this browser's snapshot while the learner reads, before "Start the
 // lab" (docs/javascripts/lab_prefetch.js runs prepareWarmStart in a worker of its own): the
 // cold start, the part of the lab's start no prefetch can save (Python starting, unpacking
-// and importing IPython & co), is then over before the click, and the kernel restores. A
-// kernel that starts while the warm-up runs waits for it (WARM_UP_LOCK) rather than running a
-// second cold start beside it on the same cores.
-const WARM_UP_LOCK = `fault-lines-kernel-warm-up-${BOOT_ID}`;
+// and importing IPython & co), is then over before the click, and the kernel restores.
+// One start at a time in this browser (a Web Lock): a kernel started while the warm-up runs
+// waits for it and restores its snapshot, rather than running a second cold start beside it
+// on the same cores; a warm-up that comes while a kernel starts does nothing. A start that
+// fails (a file cut off leaves Pyodide waiting for ever) lets go of the lock when it is told.
+const START_LOCK = `fault-lines-kernel-start-${BOOT_ID}`;
 
-function locks() {
-  return (globalThis.navigator && navigator.locks) || null;
-}
-
-async function afterWarmUp() {
-  try {
-    await locks()?.request(WARM_UP_LOCK, () => {});
-  } catch {
-    // No Web Locks: nothing can be warming up (prepareWarmStart needs them too).
-  }
+async function oneStartAtATime(start) {
+  const locks = globalThis.navigator && navigator.locks;
+  return locks ? locks.request(START_LOCK, start) : start();
 }
 
 // Resolves true once the snapshot is stored, false if there was nothing to do (a snapshot for
-// this build exists, another page is making it, or this browser keeps no Cache Storage).
+// this build exists, a kernel or another page is starting Python, or this browser keeps no
+// Cache Storage or Web Locks). Rejects if a file does not download.
 export async function prepareWarmStart(options) {
   const cache = await openCache();
-  if (!cache || !locks()) return false;
-  return locks().request(WARM_UP_LOCK, { ifAvailable: true }, async (lock) => {
+  const locks = globalThis.navigator && navigator.locks;
+  if (!cache || !locks) return false;
+  return locks.request(START_LOCK, { ifAvailable: true }, async (lock) => {
     if (!lock || (await cache.match(SNAPSHOT_KEY))) return false;
-    const { packages = [], ...rest } = options;
-    const pack = fetchPack();
-    pack.catch(() => {}); // handled where it is awaited
-    const { stored } = await save(cache, await coldStart(rest, pack, packages, cache));
-    await stored;
-    return true;
+    const watch = watchBootFetches(new URL(".", import.meta.url).href);
+    try {
+      const { packages = [], ...rest } = options;
+      const pack = fetchPack();
+      pack.catch(() => {}); // handled where it is awaited
+      const made = coldStart(rest, pack, packages, cache).then((pyodide) => save(cache, pyodide));
+      const { stored } = await Promise.race([made, watch.failed]);
+      await stored;
+      return true;
+    } finally {
+      watch.stop();
+    }
   });
 }
 
