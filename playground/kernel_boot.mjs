@@ -152,8 +152,9 @@ async function boot(options) {
 
 // Python started afresh, ready for a snapshot (`cache`) or not: the kernel's cold start, and
 // the warm-up's, which must leave the same snapshot behind.
-async function coldStart(options, pack, packages, cache) {
+async function coldStart(options, pack, packages, cache, onPython = () => {}) {
   const pyodide = await loadPlain({ ...options, _makeSnapshot: Boolean(cache) });
+  onPython();
   await installPackages(pyodide, pack, packages);
   quietCdnFailures(pyodide);
   installOfflineNotice(pyodide);
@@ -178,7 +179,8 @@ async function oneStartAtATime(start) {
 // Resolves true once the snapshot is stored, false if there was nothing to do (a snapshot for
 // this build exists, a kernel or another page is starting Python, or this browser keeps no
 // Cache Storage or Web Locks). Rejects if a file does not download.
-export async function prepareWarmStart(options) {
+// `onPython` is called once Python runs (its files are in; what is left is CPU work).
+export async function prepareWarmStart(options, onPython = () => {}) {
   const cache = await openCache();
   const locks = globalThis.navigator && navigator.locks;
   if (!cache || !locks) return false;
@@ -189,7 +191,7 @@ export async function prepareWarmStart(options) {
       const { packages = [], ...rest } = options;
       const pack = fetchPack();
       pack.catch(() => {}); // handled where it is awaited
-      const made = coldStart(rest, pack, packages, cache).then((pyodide) => save(cache, pyodide));
+      const made = coldStart(rest, pack, packages, cache, onPython).then((pyodide) => save(cache, pyodide));
       const { stored } = await Promise.race([made, watch.failed]);
       await stored;
       return true;

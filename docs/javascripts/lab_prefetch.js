@@ -36,16 +36,26 @@
     const options = { indexURL: new URL(".", loaderUrl).href, ...settings.loadPyodideOptions };
     const source =
       `import { prepareWarmStart } from ${JSON.stringify(loaderUrl)};\n` +
-      "self.onmessage = (event) => prepareWarmStart(event.data).then(" +
+      "self.onmessage = (event) => prepareWarmStart(event.data, () => postMessage({ python: true })).then(" +
       "(made) => postMessage({ made }), (error) => postMessage({ error: String(error) }));\n";
     const script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
     const worker = new Worker(script, { type: "module" });
     const result = await new Promise((resolve) => {
-      worker.onmessage = (event) => resolve(event.data);
+      let pythonRuns = false;
+      // A learner who starts the lab before the warm-up's Python runs (it is still fetching
+      // files) gets the kernel's own cold start: waiting for the warm-up and then restoring its
+      // snapshot would cost more than it saves. Once its Python runs, the kernel waits for it.
+      panel.querySelector(".fl-lab__start").addEventListener("click", () => {
+        if (!pythonRuns) resolve({ made: false });
+      });
+      worker.onmessage = (event) => {
+        if (event.data.python) pythonRuns = true;
+        else resolve(event.data);
+      };
       worker.onerror = (event) => resolve({ error: event.message || "the warm-up worker failed" });
       worker.postMessage(options);
     });
-    worker.terminate(); // its Python is not needed once the snapshot is stored
+    worker.terminate(); // its Python is not needed once the snapshot is stored; ends it otherwise
     URL.revokeObjectURL(script);
     if (result.error) console.warn("lab warm-up skipped:", result.error);
     return Boolean(result.made);
@@ -65,7 +75,8 @@
         } catch (error) {
           console.warn("lab warm-up skipped:", error);
         }
-        if (!warmed) prefetchFiles(lite, paths);
+        // Once the lab is started its kernel fetches the files itself.
+        if (!warmed && !panel.classList.contains("fl-lab--started")) prefetchFiles(lite, paths);
       })
       .catch((error) => console.warn("lab prefetch skipped:", error));
   }
