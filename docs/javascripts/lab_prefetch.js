@@ -38,6 +38,7 @@
       `import { prepareWarmStart } from ${JSON.stringify(loaderUrl)};\n` +
       "self.onmessage = (event) => prepareWarmStart(event.data, () => postMessage({ python: true })).then(" +
       "(made) => postMessage({ made }), (error) => postMessage({ error: String(error) }));\n";
+    if (panel.classList.contains("fl-lab--started")) return false; // started while the config came
     const script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
     const worker = new Worker(script, { type: "module" });
     const result = await new Promise((resolve) => {
