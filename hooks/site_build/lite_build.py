@@ -62,7 +62,8 @@ def add_page_script(repo: Path, out_dir: Path) -> None:
     """Copy lab_page.js and lab_page.css into the lite build and load them from each app's page."""
     shutil.copy2(repo / "playground/lab_page.js", out_dir / PAGE_SCRIPT)
     shutil.copy2(repo / "playground/lab_page.css", out_dir / PAGE_STYLE)
-    tags = f'<link rel="stylesheet" href="../{PAGE_STYLE}">\n  <script src="../{PAGE_SCRIPT}"></script>'
+    # The script first: a script after a stylesheet waits for it, holding up the page's parsing.
+    tags = f'<script src="../{PAGE_SCRIPT}"></script>\n  <link rel="stylesheet" href="../{PAGE_STYLE}">'
     for name in APP_PAGES:
         page = out_dir / name
         html = page.read_text(encoding="utf-8")

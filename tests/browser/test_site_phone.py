@@ -119,7 +119,7 @@ def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_u
     page.keyboard.press("Escape")
 
     frame.evaluate(
-        "() => window.jupyterapp.commands.execute('docmanager:open', {path: 'lessons/01_mini_runtime.ipynb'})"
+        "() => { window.jupyterapp.commands.execute('docmanager:open', {path: 'lessons/01_mini_runtime.ipynb'}); }"
     )
     notebook = frame_locator.locator(".jp-NotebookPanel .jp-Cell").first
     notebook.wait_for(timeout=BOOT_TIMEOUT_MS)
