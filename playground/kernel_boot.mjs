@@ -40,7 +40,7 @@ const SNAPSHOT_KEY = new URL(`kernel-snapshot/${BOOT_ID}/memory`, import.meta.ur
 export async function loadPyodide(options) {
   const watch = watchBootFetches(new URL(".", import.meta.url).href);
   try {
-    return await Promise.race([boot(options), watch.failed]);
+    return await oneStartAtATime(() => Promise.race([boot(options), watch.failed]));
   } catch (error) {
     tellThePage(error);
     throw error;
@@ -140,10 +140,7 @@ async function boot(options) {
       await forget(cache, () => true);
     }
   }
-  const pyodide = await loadPlain({ ...rest, _makeSnapshot: Boolean(cache) });
-  await installPackages(pyodide, pack, packages);
-  quietCdnFailures(pyodide);
-  installOfflineNotice(pyodide);
+  const pyodide = await coldStart(rest, pack, packages, cache);
   if (cache) {
     try {
       await save(cache, pyodide);
@@ -152,6 +149,57 @@ async function boot(options) {
     }
   }
   return pyodide;
+}
+
+// Python started afresh, ready for a snapshot (`cache`) or not: the kernel's cold start, and
+// the warm-up's, which must leave the same snapshot behind.
+async function coldStart(options, pack, packages, cache, onPython = () => {}) {
+  const pyodide = await loadPlain({ ...options, _makeSnapshot: Boolean(cache) });
+  onPython();
+  await installPackages(pyodide, pack, packages);
+  quietCdnFailures(pyodide);
+  installOfflineNotice(pyodide);
+  return pyodide;
+}
+
+// The lesson page makes this browser's snapshot while the learner reads, before "Start the
+// lab" (docs/javascripts/lab_prefetch.js runs prepareWarmStart in a worker of its own): the
+// cold start, the part of the lab's start no prefetch can save (Python starting, unpacking
+// and importing IPython & co), is then over before the click, and the kernel restores.
+// One start at a time in this browser (a Web Lock): a kernel started while the warm-up runs
+// waits for it and restores its snapshot, rather than running a second cold start beside it
+// on the same cores; a warm-up that comes while a kernel starts does nothing. A start that
+// fails (a file cut off leaves Pyodide waiting for ever) lets go of the lock when it is told.
+const START_LOCK = `fault-lines-kernel-start-${BOOT_ID}`;
+
+async function oneStartAtATime(start) {
+  const locks = globalThis.navigator && navigator.locks;
+  return locks ? locks.request(START_LOCK, start) : start();
+}
+
+// Resolves true once the snapshot is stored, false if there was nothing to do (a snapshot for
+// this build exists, a kernel or another page is starting Python, or this browser keeps no
+// Cache Storage or Web Locks). Rejects if a file does not download.
+// `onPython` is called once Python runs (its files are in; what is left is CPU work).
+export async function prepareWarmStart(options, onPython = () => {}) {
+  const cache = await openCache();
+  const locks = globalThis.navigator && navigator.locks;
+  if (!cache || !locks) return false;
+  return locks.request(START_LOCK, { ifAvailable: true }, async (lock) => {
+    if (!lock || (await cache.match(SNAPSHOT_KEY))) return false;
+    const watch = watchBootFetches(new URL(".", import.meta.url).href);
+    try {
+      const { packages = [], ...rest } = options;
+      const pack = fetchPack();
+      pack.catch(() => {}); // handled where it is awaited
+      const made = coldStart(rest, pack, packages, cache, onPython).then((pyodide) => save(cache, pyodide));
+      const { stored } = await Promise.race([made, watch.failed]);
+      await stored;
+      return true;
+    } finally {
+      watch.stop();
+    }
+  });
 }
 
 async function openCache() {
@@ -219,9 +267,12 @@ async function save(cache, pyodide) {
   } finally {
     Object.assign(pyodide.loadedPackages, loaded);
   }
-  // Not awaited: the kernel goes on booting while the browser writes ~55 MB to its cache.
-  cache.put(SNAPSHOT_KEY, new Response(memory)).then(() => forget(cache, (url) => !url.includes(`/${BOOT_ID}/`)))
+  // `stored` is not awaited by the kernel, which goes on booting while the browser writes
+  // ~55 MB to its cache; the warm-up waits for it (its worker ends when it resolves).
+  const stored = cache.put(SNAPSHOT_KEY, new Response(memory))
+    .then(() => forget(cache, (url) => !url.includes(`/${BOOT_ID}/`)))
     .catch((error) => console.warn("Fault Lines: the kernel snapshot could not be stored.", error));
+  return { stored };
 }
 
 // Offline, the matplotlib family (the only packages served from Pyodide's CDN, see

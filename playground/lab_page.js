@@ -25,22 +25,60 @@
   // next save on a timer whether or not the last one finished, and on a busy machine a save
   // takes longer than a second; two saves in flight then look to JupyterLab like someone else
   // changed the file, and it asks the learner to overwrite or revert.
-  // The lesson page (docs/javascripts/lab.js) asks for a save when the learner leaves and
-  // before a Retry: through the same chain, so that its save cannot overlap this one's and
-  // write an older copy last.
+  // The lesson page (docs/javascripts/lab.js) asks for a save when the learner leaves, before
+  // a Retry and before a download: through the same chain, so that its save cannot overlap
+  // this one's and write an older copy last.
   let chain = Promise.resolve();
+
+  // JupyterLab takes the document's content when a save starts and marks the document clean
+  // when the save ends: whatever the learner typed while the save was in flight is then
+  // marked saved, and is lost with the tab (the last keystrokes of a line typed during a slow
+  // save). So each save's content is noted when it starts (JupyterLab's "started" signal comes
+  // just before it reads the model) and compared when it ends: a document that changed since
+  // is marked unsaved again, and the next save takes it.
+  const watched = new WeakSet();
+
+  function keepDirtyHonest(context) {
+    if (watched.has(context)) return;
+    watched.add(context);
+    let savedText = null;
+    context.saveState.connect((_, state) => {
+      const model = context.model;
+      if (!model || model.isDisposed) return;
+      if (state === "started") savedText = model.toString();
+      else if (state === "completed" && savedText !== null && model.toString() !== savedText) model.dirty = true;
+    });
+  }
+
+  function unsavedDocuments(app) {
+    const found = [];
+    for (const widget of app.shell.widgets("main")) {
+      const context = widget.context;
+      const model = context && context.model;
+      if (!model || model.readOnly || !context.isReady) continue;
+      if (!(context.contentsModel && context.contentsModel.writable)) continue;
+      keepDirtyHonest(context);
+      if (model.dirty) found.push(context);
+    }
+    return found;
+  }
+
+  // A bounded number of rounds: a learner typing without pause keeps the document dirty, and
+  // the next round (a second later) takes the rest.
+  const ROUNDS_PER_SAVE = 3;
 
   function saveDirty(app) {
     chain = chain.then(async () => {
-      for (const widget of app.shell.widgets("main")) {
-        const context = widget.context;
-        const model = context && context.model;
-        if (!model || !model.dirty || model.readOnly || !context.isReady) continue;
-        if (!(context.contentsModel && context.contentsModel.writable)) continue;
-        try {
-          await context.save();
-        } catch (error) {
-          console.warn("Fault Lines: the notebook could not be saved in this browser.", error);
+      for (let round = 0; round < ROUNDS_PER_SAVE; round++) {
+        const contexts = unsavedDocuments(app);
+        if (!contexts.length) return;
+        for (const context of contexts) {
+          try {
+            await context.save();
+          } catch (error) {
+            console.warn("Fault Lines: the notebook could not be saved in this browser.", error);
+            return;
+          }
         }
       }
     });

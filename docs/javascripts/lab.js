@@ -251,6 +251,10 @@
   // The lab saves the learner's work into the browser a second after each change (the lite
   // pages' playground/lab_page.js); this saves what the last second changed when the learner
   // leaves, and before a Retry replaces the lab.
+  // Bounded: a save that waits on a question in the lab (JupyterLab asks before overwriting a
+  // copy another tab saved later) must not keep a Retry or a download waiting for ever.
+  const SAVE_WAIT_MS = 10000;
+
   async function saveEdits(frame) {
     let save = null;
     try {
@@ -258,7 +262,7 @@
     } catch (error) {
       return;
     }
-    if (save) await save();
+    if (save) await Promise.race([save(), new Promise((resolve) => setTimeout(resolve, SAVE_WAIT_MS))]);
   }
 
   function saveAllLabs() {
@@ -299,10 +303,13 @@
   }
 
   async function retry(panel) {
+    // The notice goes at once (the press is answered, and Retry cannot be pressed twice); the
+    // old lab goes only once its last edits are saved, through its save chain, so that no save
+    // of it is still in flight when the new lab reads the learner's copy.
+    panel.querySelector(".fl-lab__failed").hidden = true;
     const frame = panel.querySelector(".fl-lab__iframe");
     if (frame) await saveEdits(frame);
     panel.querySelector(".fl-lab__frame").replaceChildren();
-    panel.querySelector(".fl-lab__failed").hidden = true;
     startLab(panel);
   }
 

@@ -1,43 +1,101 @@
-// Lab panels (hooks/site_build/lab_panel.py): the kernel's files are fetched before the learner presses
-// "Start the lab", so that the click finds them in the browser's cache.
+// Lab panels (hooks/site_build/lab_panel.py): the lab's start is made ready before the learner
+// presses "Start the lab", so that the click finds it done.
 (function () {
   "use strict";
 
-  // Fetch the kernel's files (lite/prefetch.json, most of a cold start's download) once the
-  // page is idle and a lab's button is in view, so that the click finds them in the cache.
+  const KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel";
   let prefetched = false;
 
-  function prefetchLab(panel) {
+  // Fetch the kernel's files (lite/prefetch.json, most of a cold start's download) into the
+  // browser's cache.
+  function prefetchFiles(lite, paths) {
+    for (const path of paths) {
+      const link = document.createElement("link");
+      link.rel = "prefetch";
+      link.href = new URL(path, lite).href;
+      document.head.appendChild(link);
+    }
+  }
+
+  // Better: make the kernel's snapshot (playground/kernel_boot.mjs, prepareWarmStart) in a
+  // worker of its own. Having the files is not enough: most of a cold start on a slow machine
+  // is Python starting and importing IPython & co, which no download saves. The warm-up
+  // fetches the same files (into the same cache) and leaves the snapshot behind, once per
+  // browser and build; the click's kernel then restores it, or waits for the warm-up to end
+  // if it is still running. Where a worker cannot do it, or had nothing to do, the files are
+  // prefetched as above.
+  async function warmUp(panel, lite, paths) {
+    const loader = paths.find((path) => path.endsWith("/kernel-boot.mjs"));
+    if (!loader || !window.Worker || !navigator.locks || !window.caches) return false;
+    if (panel.classList.contains("fl-lab--started")) return false; // its kernel is on its way
+    const config = await (await fetch(new URL("jupyter-lite.json", lite))).json();
+    const settings = config["jupyter-config-data"].litePluginSettings[KERNEL_PLUGIN];
+    const loaderUrl = new URL(loader, lite).href;
+    // The kernel's own options for loadPyodide (see the kernel's initRuntime), so that the
+    // snapshot is the one its cold start would have made.
+    const options = { indexURL: new URL(".", loaderUrl).href, ...settings.loadPyodideOptions };
+    const source =
+      `import { prepareWarmStart } from ${JSON.stringify(loaderUrl)};\n` +
+      "self.onmessage = (event) => prepareWarmStart(event.data, () => postMessage({ python: true })).then(" +
+      "(made) => postMessage({ made }), (error) => postMessage({ error: String(error) }));\n";
+    if (panel.classList.contains("fl-lab--started")) return false; // started while the config came
+    const script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    const worker = new Worker(script, { type: "module" });
+    const result = await new Promise((resolve) => {
+      let pythonRuns = false;
+      // A learner who starts the lab before the warm-up's Python runs (it is still fetching
+      // files) gets the kernel's own cold start: waiting for the warm-up and then restoring its
+      // snapshot would cost more than it saves. Once its Python runs, the kernel waits for it.
+      panel.querySelector(".fl-lab__start").addEventListener("click", () => {
+        if (!pythonRuns) resolve({ made: false });
+      });
+      worker.onmessage = (event) => {
+        if (event.data.python) pythonRuns = true;
+        else resolve(event.data);
+      };
+      worker.onerror = (event) => resolve({ error: event.message || "the warm-up worker failed" });
+      worker.postMessage(options);
+    });
+    worker.terminate(); // its Python is not needed once the snapshot is stored; ends it otherwise
+    URL.revokeObjectURL(script);
+    if (result.error) console.warn("lab warm-up skipped:", result.error);
+    return Boolean(result.made);
+  }
+
+  function prepareLab(panel) {
     if (prefetched || (navigator.connection && navigator.connection.saveData)) return;
     prefetched = true;
     const lite = new URL(panel.dataset.lite, window.location.href);
     fetch(new URL("prefetch.json", lite))
       .then((response) => (response.ok ? response.json() : []))
-      .then((paths) => {
-        for (const path of paths) {
-          const link = document.createElement("link");
-          link.rel = "prefetch";
-          link.href = new URL(path, lite).href;
-          document.head.appendChild(link);
+      .then(async (paths) => {
+        if (!paths.length) return;
+        let warmed = false;
+        try {
+          warmed = await warmUp(panel, lite, paths);
+        } catch (error) {
+          console.warn("lab warm-up skipped:", error);
         }
+        // Once the lab is started its kernel fetches the files itself.
+        if (!warmed && !panel.classList.contains("fl-lab--started")) prefetchFiles(lite, paths);
       })
       .catch((error) => console.warn("lab prefetch skipped:", error));
   }
 
-  function prefetchWhenInView(panel) {
+  function prepareWhenInView(panel) {
     const button = panel.querySelector(".fl-lab__start");
     const whenIdle = window.requestIdleCallback || ((callback) => setTimeout(callback, 200));
     if (!window.IntersectionObserver) {
-      whenIdle(() => prefetchLab(panel));
+      whenIdle(() => prepareLab(panel));
       return;
     }
     const observer = new IntersectionObserver((entries) => {
       if (!entries.some((entry) => entry.isIntersecting)) return;
       observer.disconnect();
-      whenIdle(() => prefetchLab(panel));
+      whenIdle(() => prepareLab(panel));
     });
     observer.observe(button);
   }
 
-  document.querySelectorAll(".fl-lab").forEach(prefetchWhenInView);
+  document.querySelectorAll(".fl-lab").forEach(prepareWhenInView);
 })();

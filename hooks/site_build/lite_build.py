@@ -16,8 +16,10 @@ from pathlib import Path
 # that happens to be installed in the build venv (jupytext's, pygments') is left out.
 FEDERATED_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
 CONFIG_FILES = ("jupyter-lite.json", "overrides.json")
-# The apps' pages that get playground/lab_page.js (saving as the learner goes; the reader's scheme).
+# The apps' pages that get playground/lab_page.js (saving as the learner goes; the reader's scheme)
+# and playground/lab_page.css (the menu bar on a phone).
 PAGE_SCRIPT = "lab-page.js"
+PAGE_STYLE = "lab-page.css"
 APP_PAGES = ("lab/index.html", "notebooks/index.html")
 # What a lesson page fetches ahead of "Start the lab" (docs/javascripts/lab.js): the kernel's
 # files, most of a cold start's download. Relative to the lite build's root.
@@ -57,15 +59,17 @@ def _write_build_config(repo: Path, lite_src: Path) -> None:
 
 
 def add_page_script(repo: Path, out_dir: Path) -> None:
-    """Copy lab_page.js into the lite build and load it from each app's page."""
+    """Copy lab_page.js and lab_page.css into the lite build and load them from each app's page."""
     shutil.copy2(repo / "playground/lab_page.js", out_dir / PAGE_SCRIPT)
-    tag = f'<script src="../{PAGE_SCRIPT}"></script>'
+    shutil.copy2(repo / "playground/lab_page.css", out_dir / PAGE_STYLE)
+    # The script first: a script after a stylesheet waits for it, holding up the page's parsing.
+    tags = f'<script src="../{PAGE_SCRIPT}"></script>\n  <link rel="stylesheet" href="../{PAGE_STYLE}">'
     for name in APP_PAGES:
         page = out_dir / name
         html = page.read_text(encoding="utf-8")
         if html.count("</head>") != 1:
             raise SystemExit(f"lite build: {name} has no single </head> to load {PAGE_SCRIPT} before")
-        page.write_text(html.replace("</head>", f"  {tag}\n</head>"), encoding="utf-8")
+        page.write_text(html.replace("</head>", f"  {tags}\n</head>"), encoding="utf-8")
 
 
 def write_prefetch_list(out_dir: Path) -> list[str]:

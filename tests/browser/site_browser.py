@@ -5,6 +5,7 @@ imports from `conftest`."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,13 +76,24 @@ def type_in_first_cell(page: Page, frame_locator: FrameLocator, text: str) -> No
     page.keyboard.type("\n" + text)
 
 
+def wait_until(page_or_frame, async_js: str, arg: object = None, timeout_ms: int = 30_000) -> None:
+    """Wait until an async predicate (`async (arg) => bool`) holds. Not wait_for_function: that
+    takes the predicate's Promise itself for its answer, and a Promise is truthy, so an async
+    predicate passes at once whatever it would resolve to."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page_or_frame.evaluate(async_js, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_ms} ms: {async_js[:200]}")
+        page_or_frame.wait_for_timeout(200)
+
+
 def wait_for_saved_copy(page: Page, storage: str, path: str, marker: str) -> None:
     """Wait until the saved copy of the notebook in the lab's browser storage has `marker`."""
-    page.wait_for_function(
+    wait_until(
+        page,
         "async (args) => { const m = await (" + READ_SAVED_COPY_JS + ")(args);"
         " return !!m && JSON.stringify(m.content).includes(args[2]); }",
-        arg=[storage, path, marker],
-        timeout=30_000,
+        [storage, path, marker],
     )
 
 

@@ -57,6 +57,11 @@ def test_every_page_and_every_link_on_it_answers_200(site_dir, base_url):
 
 def test_pages_load_with_no_console_error_and_no_off_site_request(site_dir, base_url, new_context):
     context, traffic = new_context()
+    # No lab warm-up (a Python start in a worker while the page is read, tested with the kernel in
+    # test_site_kernel_boot): on every lesson page it would keep the network busy past "idle".
+    context.route(
+        "**/lite/prefetch.json", lambda route: route.fulfill(body="[]", content_type="application/json")
+    )
     page = context.new_page()
     for path in _pages(site_dir):
         if path != "404.html":

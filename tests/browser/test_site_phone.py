@@ -36,6 +36,13 @@ OVERFLOWING_JS = """() => {
 }"""
 
 
+# How far JupyterLab's menu bar (File ... Help) runs past its own width, in px.
+MENU_BAR_OVERFLOW_JS = """() => {
+  const bar = document.querySelector('#jp-MainMenu');
+  return Math.max(0, bar.scrollWidth - bar.clientWidth);
+}"""
+
+
 def _screenshot(page, name: str) -> None:
     out = REPO / "build/screenshots"
     out.mkdir(parents=True, exist_ok=True)
@@ -103,9 +110,17 @@ def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_u
     frame.wait_for_function("() => window.jupyterapp.shell.leftCollapsed", timeout=30_000)
     box = page.locator("iframe.fl-lab__iframe").bounding_box()
     assert box["x"] == 0 and box["width"] == 390, box
+    # The menu bar is not clipped: its last menu, Help, is on the screen and opens.
+    assert frame.evaluate(MENU_BAR_OVERFLOW_JS) == 0
+    help_menu = frame_locator.locator("#jp-MainMenu .lm-MenuBar-item", has_text="Help")
+    item = help_menu.bounding_box()
+    assert item is not None and item["x"] >= 0 and item["x"] + item["width"] <= 390, item
+    help_menu.click()
+    frame_locator.locator(".lm-Menu:visible").first.wait_for(timeout=10_000)
+    page.keyboard.press("Escape")
 
     frame.evaluate(
-        "() => window.jupyterapp.commands.execute('docmanager:open', {path: 'lessons/01_mini_runtime.ipynb'})"
+        "() => { window.jupyterapp.commands.execute('docmanager:open', {path: 'lessons/01_mini_runtime.ipynb'}); }"
     )
     notebook = frame_locator.locator(".jp-NotebookPanel .jp-Cell").first
     notebook.wait_for(timeout=BOOT_TIMEOUT_MS)

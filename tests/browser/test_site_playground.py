@@ -54,7 +54,7 @@ def test_the_full_screen_lab_follows_the_readers_scheme(new_context, base_url):
     page.goto(base_url + "playground/")
     page.get_by_role("link", name="Open it full screen").click()
     page.wait_for_function(
-        "() => document.body.dataset.jpThemeName === 'JupyterLab Dark'", timeout=BOOT_TIMEOUT_MS
+        "() => document.body?.dataset.jpThemeName === 'JupyterLab Dark'", timeout=BOOT_TIMEOUT_MS
     )
     # A reader who chose light with the site's toggle, on that dark system: a light JupyterLab.
     page.goto(base_url + "playground/")
@@ -62,7 +62,7 @@ def test_the_full_screen_lab_follows_the_readers_scheme(new_context, base_url):
     assert page.evaluate("document.body.dataset.mdColorScheme") == "default"
     page.get_by_role("link", name="Open it full screen").click()
     page.wait_for_function(
-        "() => document.body.dataset.jpThemeName === 'JupyterLab Light'", timeout=BOOT_TIMEOUT_MS
+        "() => document.body?.dataset.jpThemeName === 'JupyterLab Light'", timeout=BOOT_TIMEOUT_MS
     )
     # A top-level JupyterLab page names no icon, so Chromium asks for /favicon.ico: the only 404.
     assert {url.rsplit("/", 1)[-1] for url in missing} <= {"favicon.ico"}
