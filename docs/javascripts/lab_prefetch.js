@@ -82,17 +82,22 @@
       .catch((error) => console.warn("lab prefetch skipped:", error));
   }
 
+  // Only for a reader who stays: someone skimming through the lessons should not pay for a
+  // Python start (CPU, battery, the snapshot's storage) on every page they pass.
+  const READING_MS = 3000;
+
   function prepareWhenInView(panel) {
     const button = panel.querySelector(".fl-lab__start");
     const whenIdle = window.requestIdleCallback || ((callback) => setTimeout(callback, 200));
+    const afterReading = () => setTimeout(() => whenIdle(() => prepareLab(panel)), READING_MS);
     if (!window.IntersectionObserver) {
-      whenIdle(() => prepareLab(panel));
+      afterReading();
       return;
     }
     const observer = new IntersectionObserver((entries) => {
       if (!entries.some((entry) => entry.isIntersecting)) return;
       observer.disconnect();
-      whenIdle(() => prepareLab(panel));
+      afterReading();
     });
     observer.observe(button);
   }

@@ -164,3 +164,12 @@ def execute_in_kernel(frame: Frame, code: str) -> list[dict]:
 
 def stdout_of(outputs: list[dict]) -> str:
     return "".join(o["content"]["text"] for o in outputs if o["type"] == "stream")
+
+
+def without_warm_up(context) -> None:
+    """No lab warm-up while a page is read (docs/javascripts/lab_prefetch.js): for tests that
+    sweep many pages (each would start Python in a worker), and for a kernel that must start
+    cold, as for a learner who clicks at once."""
+    context.route(
+        "**/lite/prefetch.json", lambda route: route.fulfill(body="[]", content_type="application/json")
+    )

@@ -7,7 +7,7 @@ JupyterLab's, in an iframe that is created only when the learner starts the lab)
 from __future__ import annotations
 
 import pytest
-from site_browser import REPO
+from site_browser import REPO, without_warm_up
 
 pytestmark = pytest.mark.browser
 
@@ -38,6 +38,7 @@ def test_no_serious_accessibility_violation(new_context, base_url, site_dir, sch
     if not AXE.is_file():
         pytest.skip("axe-core is not installed: run `make node-deps`")
     context, _ = new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    without_warm_up(context)  # every page in turn: no Python start in a worker on each
     page = context.new_page()
     found = {}
     for path in _pages(site_dir):

@@ -20,6 +20,7 @@ from site_browser import (
     wait_for_output,
     wait_for_output_at_end,
     wait_until,
+    without_warm_up,
 )
 
 pytestmark = pytest.mark.browser
@@ -66,14 +67,6 @@ def _wait_for_snapshot(page, boot_id, timeout_ms: int = 60_000) -> dict:
     return page.evaluate(CACHED_SNAPSHOT_JS, boot_id)
 
 
-def _without_warm_up(context) -> None:
-    """No warm-up while the page is read (docs/javascripts/lab_prefetch.js): the click's kernel
-    starts cold, as for a learner who clicks at once."""
-    context.route(
-        "**/lite/prefetch.json", lambda route: route.fulfill(body="[]", content_type="application/json")
-    )
-
-
 def _boot_lesson(page, base_url):
     page.goto(base_url + LESSON)
     frame_locator, frame = start_lab(page)
@@ -97,7 +90,7 @@ def _offline_plot_error(frame) -> dict:
 
 def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_context, base_url, boot_id):
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
-    _without_warm_up(context)
+    without_warm_up(context)
     page = context.new_page()
     console = []
     context.on("console", lambda msg: console.append(msg.text))
@@ -162,7 +155,7 @@ def test_a_snapshot_that_cannot_be_restored_costs_a_cold_start_not_a_broken_lab(
     new_context, base_url, boot_id
 ):
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
-    _without_warm_up(context)
+    without_warm_up(context)
     page = context.new_page()
     console = []
     context.on("console", lambda msg: console.append(msg.text))

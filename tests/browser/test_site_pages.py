@@ -10,7 +10,7 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from site_browser import REPO
+from site_browser import REPO, without_warm_up
 
 pytestmark = pytest.mark.browser
 
@@ -59,9 +59,7 @@ def test_pages_load_with_no_console_error_and_no_off_site_request(site_dir, base
     context, traffic = new_context()
     # No lab warm-up (a Python start in a worker while the page is read, tested with the kernel in
     # test_site_kernel_boot): on every lesson page it would keep the network busy past "idle".
-    context.route(
-        "**/lite/prefetch.json", lambda route: route.fulfill(body="[]", content_type="application/json")
-    )
+    without_warm_up(context)
     page = context.new_page()
     for path in _pages(site_dir):
         if path != "404.html":
