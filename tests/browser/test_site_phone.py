@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, wait_for_output
+from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, wait_for_output, without_warm_up
 
 pytestmark = pytest.mark.browser
 
@@ -159,6 +159,7 @@ def test_every_figure_on_a_phone_shows_its_text_at_8px_directly_or_once_tapped(
     column or, where the column shrinks it below that, in the dialog a tap opens. Measured from
     each SVG's own font sizes and the width Chromium lays the image out at."""
     context, traffic = new_context(color_scheme="light", **PHONE)
+    without_warm_up(context)  # every lesson in turn
     page = context.new_page()
     measured: dict[str, tuple[float, float | None]] = {}
     for lesson in LESSONS:
