@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +65,12 @@ def _leftovers(pgid: int) -> bool:
     return True
 
 
+def _drain(fd: int, chunks: list[bytes]) -> None:
+    """Read the report pipe to its end (every write end closed)."""
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+
+
 def run(exercise: str, submission: Path, hidden: str | None = None, replay_cli: bool = True) -> Verdict:
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
@@ -92,21 +99,21 @@ def run(exercise: str, submission: Path, hidden: str | None = None, replay_cli: 
             start_new_session=True,
         )
         os.close(write_fd)
+        # Read the report while the child runs: a report larger than the pipe's buffer (a long
+        # failure message, a big timeline) would otherwise block the child's write until the
+        # wall limit.
         chunks: list[bytes] = []
+        reader = threading.Thread(target=_drain, args=(read_fd, chunks), daemon=True)
+        reader.start()
         try:
             out, err = proc.communicate(json.dumps(request).encode(), timeout=WALL_SECONDS)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             out, err = proc.communicate()
-        finally:
-            os.set_blocking(read_fd, False)
-            try:
-                while chunk := os.read(read_fd, 1 << 16):
-                    chunks.append(chunk)
-            except BlockingIOError:
-                pass
+        leftovers = _leftovers(proc.pid)  # kills them, so no writer outlives the child
+        reader.join(timeout=10)
+        if not reader.is_alive():  # else a writer escaped the group; the daemon thread keeps the fd
             os.close(read_fd)
-        leftovers = _leftovers(proc.pid)
     output = out.decode(errors="replace")
     errors = err.decode(errors="replace")
     return _decide(exercise, proc.returncode, b"".join(chunks), nonce, leftovers, output, errors)

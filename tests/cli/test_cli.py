@@ -246,3 +246,17 @@ def test_a_memory_limit_gives_a_resource_limit_failure(tmp_path):
     )
     _fails(result)
     assert "resource limit" in json.loads(result.stdout)["error"]
+
+
+def test_a_report_larger_than_the_pipe_buffer_still_arrives(tmp_path):
+    # The child writes its report down a pipe; one past the pipe's 64 KB buffer (here a 300 KB
+    # failure message) used to block the child until the wall limit, so `grade` hung for 900 s.
+    starter = (REPO / "exercises/fault00/starter.py").read_text()
+    clean = '        return " ".join(line.lower().split())'
+    assert clean in starter
+    source = starter.replace(clean, '        raise ValueError("the line is not clean: " + "x" * 300_000)')
+    result = cli("grade", "fault00", str(write(tmp_path, "big.py", source)), "--json")
+    assert result.returncode == 1, result.stderr[-2000:]
+    data = json.loads(result.stdout)
+    assert data["passed"] is False and data["error"] is None
+    assert len(result.stdout) > 1 << 16
