@@ -175,7 +175,7 @@ class ActorManager:
             on_raise=init_failed,
         )
         worker.body = body
-        self.rt.kernel.schedule(0.0, body.start, label="actor-init")
+        self.rt.call_later(0.0, body.start, label="actor-init")
 
     # -- method calls --------------------------------------------------------------------------
     def call(self, actor: Actor, method: str, args, kwargs, opts, owner, num_returns: int) -> list:
@@ -283,7 +283,7 @@ class ActorManager:
                         spec,
                         exc.ActorUnavailableError(unavailable_reason(cause, exit_detail), actor.actor_id),
                     )
-            self.rt.kernel.schedule(
+            self.rt.call_later(
                 self.rt.config["actor_restart_delay_s"], self._restart, actor, label="actor-restart"
             )
             return
@@ -347,7 +347,7 @@ class ActorManager:
             and actor.opts.get("lifetime") != "detached"
         ]
         for actor in orphans:
-            self.rt.kernel.schedule(OWNER_DEATH_NOTICE_S, self._orphaned, actor, label="owner-died")
+            self.rt.call_later(OWNER_DEATH_NOTICE_S, self._orphaned, actor, label="owner-died")
 
     def _orphaned(self, actor: Actor) -> None:
         if actor.state == ActorState.DEAD:

@@ -237,18 +237,15 @@ class BodyRun:
         self.rt.call_later(0.0, self._run, label="resume")
 
     def sleep(self, seconds: float) -> None:
-        kernel = self.rt.kernel
+        rt = self.rt
 
         def live() -> None:
-            wake = kernel.now + max(0.0, float(seconds))
-            nxt = kernel.peek()
+            wake = rt.now() + max(0.0, float(seconds))
             # A streaming generator's sleeps are real events (miniray/generators.py): the
             # driver may be watching its next item arrive, so the clock must not jump past it.
-            quiet = nxt is None or nxt > wake  # nothing happens meanwhile: just move the clock
-            if quiet and not self.streaming:
-                kernel.now = wake
+            if not self.streaming and rt.advance_quietly(wake):  # nothing happens meanwhile
                 return None
-            self.timers.append(kernel.at(wake, self.resume, True, None, label="wake"))
+            self.timers.append(rt.call_at(wake, self.resume, True, None, label="wake"))
             self.block(f"time.sleep({seconds})")
 
         self.interact(live)

@@ -116,6 +116,15 @@ class Runtime:
         """Run fn(*args) `delay` virtual seconds from now (cancel it through the Timer)."""
         return self.kernel.schedule(delay, fn, *args, label=label)
 
+    def advance_quietly(self, when: float) -> bool:
+        """Move the clock straight to `when` if nothing is due before it (a sleep or a disk read
+        nobody can observe), and say whether it moved; else the caller waits on a timer."""
+        nxt = self.kernel.peek()
+        if nxt is not None and nxt <= when:
+            return False
+        self.kernel.now = when
+        return True
+
     # -- bookkeeping ----------------------------------------------------------------------------
     def emit(self, kind: Kind, **fields: Any):
         return self.log.emit(self.kernel.now, kind, **fields)

@@ -244,7 +244,7 @@ class TaskManager:
             instance=instance,
         )
         worker.body = body
-        timer = self.rt.kernel.schedule(fetch, body.start, label=timer_label)
+        timer = self.rt.call_later(fetch, body.start, label=timer_label)
         if fetch:
             body.timers.append(timer)  # a worker that dies while reading never starts the body
 
@@ -331,7 +331,7 @@ class TaskManager:
 
     def retry_later(self, spec: TaskSpec) -> None:
         spec.state = TaskState.PENDING_ARGS_AVAIL
-        self.rt.kernel.schedule(self.rt.config["task_retry_delay_s"], self.resolve, spec, label="retry")
+        self.rt.call_later(self.rt.config["task_retry_delay_s"], self.resolve, spec, label="retry")
 
     def fail_returns(self, spec: TaskSpec, error: BaseException) -> None:
         spec.state = TaskState.FAILED

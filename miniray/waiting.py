@@ -120,13 +120,10 @@ def _read_spilled(rt: Runtime, body: BodyRun, refs: list[ObjectRef], values: lis
     cost = rt.objects.fetch_cost(refs)
     if not cost:
         return
-    kernel = rt.kernel
-    wake = kernel.now + cost
-    nxt = kernel.peek()
-    if nxt is None or nxt > wake:  # nothing happens meanwhile: just move the clock
-        kernel.now = wake
+    wake = rt.now() + cost
+    if rt.advance_quietly(wake):  # nothing happens meanwhile: just move the clock
         return
-    body.timers.append(kernel.at(wake, body.resume, True, values, label="spill-read"))
+    body.timers.append(rt.call_at(wake, body.resume, True, values, label="spill-read"))
     body.block(f"reading {cost:.3f}s of spilled objects from disk")
 
 
