@@ -347,3 +347,16 @@ class ActorUnschedulableError(RayError):
 
 class ActorAlreadyExistsError(ValueError, RayError):
     pass
+
+
+# -- the simulator's own errors: not Ray's, but what a learner meets when a run cannot go on ----------
+class SimulationError(RuntimeError):
+    """The simulation cannot go on: a budget is spent or nothing can make progress."""
+
+
+class BudgetExceeded(SimulationError):
+    """An event, virtual-time or line budget is spent (miniray.sim.set_budget raises them)."""
+
+
+class Stalled(SimulationError):
+    """Nothing left can ever make progress: the driver waits on work that cannot run."""

@@ -55,6 +55,10 @@ class Kernel:
                 observe()
         self._now = time
 
+    def step_count(self) -> int:
+        """Callbacks run so far (what a log record notes as its `step`)."""
+        return self.steps
+
     def at(self, time: float, fn: Callable, *args: Any, label: str = "") -> Timer:
         if time < self._now:
             time = self._now

@@ -24,11 +24,16 @@ def _fmt(value: Any) -> str:
 
 
 class Record:
-    __slots__ = ("index", "time", "kind", "fields")
+    """One thing that happened: its place in the log, its virtual time, the kernel event it
+    happened in (`step`: kernel events run so far, the unit of `after_event` faults), its kind and
+    fields. Only time, kind and fields appear in its line."""
 
-    def __init__(self, index: int, time: float, kind: str, fields: dict):
+    __slots__ = ("index", "time", "step", "kind", "fields")
+
+    def __init__(self, index: int, time: float, kind: str, fields: dict, step: int = 0):
         self.index = index
         self.time = time
+        self.step = step
         self.kind = kind
         self.fields = fields
 
@@ -49,15 +54,19 @@ class EventLog:
     """Records in order. Given a catalogue (miniray/events.py), it refuses kinds and fields the
     catalogue does not list; a model with its own kinds (the course's fleet) passes none."""
 
-    def __init__(self, catalogue: dict[str, EventSpec] | None = None) -> None:
+    def __init__(
+        self, catalogue: dict[str, EventSpec] | None = None, steps: Callable[[], int] | None = None
+    ) -> None:
         self.records: list[Record] = []
         self.listeners: list[Callable[[Record], None]] = []
         self.catalogue = catalogue
+        self._steps = steps  # the kernel's event count, noted on each record
 
     def emit(self, time: float, kind: str, **fields: Any) -> Record:
         if self.catalogue is not None:
             check(self.catalogue, kind, fields)
-        rec = Record(len(self.records), time, str(kind), fields)
+        step = self._steps() if self._steps is not None else 0
+        rec = Record(len(self.records), time, str(kind), fields, step)
         self.records.append(rec)
         for listener in self.listeners:
             listener(rec)

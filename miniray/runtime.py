@@ -13,6 +13,7 @@ from typing import Any
 from .actors import ActorManager
 from .cluster import Node, Worker
 from .events import CATALOGUE, Kind
+from .exceptions import BudgetExceeded, Stalled
 from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
 from .head import Gcs
@@ -47,18 +48,6 @@ def _never() -> bool:
     return False
 
 
-class SimulationError(RuntimeError):
-    """The simulation cannot go on: a budget is spent or nothing can make progress."""
-
-
-class BudgetExceeded(SimulationError):
-    pass
-
-
-class Stalled(SimulationError):
-    pass
-
-
 class Runtime:
     """One simulated cluster: the kernel, the log and the managers of Ray's parts, wired together.
 
@@ -76,7 +65,7 @@ class Runtime:
                 self.config[key] = self.system_config[key]
         self.kernel = Kernel()
         self.ids = IdMaker(seed)
-        self.log = EventLog(CATALOGUE)
+        self.log = EventLog(CATALOGUE, steps=self.kernel.step_count)
         self.alive = True
         self.nodes: list[Node] = []
         self.current: list[BodyRun] = []  # stack of bodies executing now (empty: the driver)

@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import context
+from .exceptions import BudgetExceeded, SimulationError, Stalled
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
+from .kernel import Timer
+from .log import Record
 from .observe.blob import Blob
 from .observe.metrics import metrics
-from .runtime import BudgetExceeded, Runtime, SimulationError, Stalled
+from .runtime import Runtime
 from .session import SESSION, InitOptions
 
 __all__ = [
@@ -43,6 +46,13 @@ __all__ = [
     "run",
     "last_runtime",
     "Run",
+    "Attempt",
+    "current_attempt",
+    "on_record",
+    "call_at",
+    "call_later",
+    "Record",
+    "Timer",
     "Fault",
     "parse_token",
     "random_schedule",
@@ -169,6 +179,49 @@ def log_text() -> str:
     return _rt().log.text()
 
 
+@dataclass(frozen=True)
+class Attempt:
+    """The attempt whose body runs now, as a grader or a debugger sees it from inside the body."""
+
+    key: str  # "f#1/2": the first call of f, second attempt (what a crash fault names)
+    position: int  # interactions it has made so far: a crash with step=position strikes next
+    pid: int  # its worker's simulated pid
+    node: str  # its node's name, "node:1"
+
+
+def current_attempt() -> Attempt | None:
+    """The attempt running now, or None in the driver (or with no cluster up)."""
+    rt = context.current()
+    body = rt.current[-1] if rt is not None and rt.current else None
+    if body is None:
+        return None
+    return Attempt(body.key, body.cursor, body.worker.pid, body.worker.node.name)
+
+
+def on_record(listener: Callable[[Record], None]) -> Callable[[], None]:
+    """Call `listener(record)` for each record the active cluster logs from now on. Returns the
+    function that stops it. A listener observes: it must not change the run."""
+    listeners = _rt().log.listeners
+    listeners.append(listener)
+
+    def stop() -> None:
+        if listener in listeners:
+            listeners.remove(listener)
+
+    return stop
+
+
+def call_at(time: float, fn: Callable[..., Any], *args: Any) -> Timer:
+    """Run `fn(*args)` at virtual time `time` on the active cluster, as one kernel event (a
+    grader starting a second client, a course model's autoscaler). `Timer.cancel()` takes it back."""
+    return _rt().call_at(time, fn, *args, label="sim.call_at")
+
+
+def call_later(delay: float, fn: Callable[..., Any], *args: Any) -> Timer:
+    """Run `fn(*args)` `delay` virtual seconds from now on the active cluster, as one kernel event."""
+    return _rt().call_later(delay, fn, *args, label="sim.call_later")
+
+
 def choice_points(rt=None) -> ChoicePoints:
     rt = rt or _rt()
     return ChoicePoints(
@@ -190,6 +243,7 @@ class Run:
     virtual_time: float = 0.0
     events: int = 0
     points: ChoicePoints = field(default_factory=ChoicePoints)
+    records: list[Record] = field(default_factory=list)  # the event log, in order
 
     def token(self) -> str:
         return f"seed={self.seed} faults=[{', '.join(f.token() for f in self.faults)}]"
@@ -208,11 +262,14 @@ def run(
     max_events: int | None = None,
     max_body_lines: int | None = None,
     log_text: bool = True,
+    stop_on: tuple[type[BaseException], ...] = (),
 ) -> Run:
     """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule.
 
     `log_text=False` leaves `Run.log_text` empty: a search over hundreds of schedules formats the
     log only for the run it reports (formatting is about a fifth of a small run's cost).
+    `stop_on`: exceptions outside `Exception` (a grader's own budget) that end the run and are
+    recorded in `Run.error`, like the scenario's own errors, instead of propagating.
     """
     context.deactivate()
     schedule_ = [parse_token(f) if isinstance(f, str) else f for f in faults]
@@ -231,6 +288,8 @@ def run(
             result.value = scenario()
         except Exception as e:  # the scenario's outcome, recorded rather than raised
             result.error = e
+        except stop_on as e:  # a grader's own budget, say: recorded the same way
+            result.error = e
         rt = SESSION.last
         if rt is not None:
             if log_text:
@@ -238,6 +297,7 @@ def run(
             result.virtual_time = rt.now()
             result.events = rt.kernel.steps
             result.points = choice_points(rt)
+            result.records = list(rt.log.records)
     finally:
         context.deactivate()
         SESSION.pending = saved

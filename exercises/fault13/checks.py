@@ -100,7 +100,7 @@ def _simulated(ctx: Any, outcome: dict) -> str:
     """What Ray did, read from the run's event log: the most severe of its reactions."""
     if outcome["errors"]:
         return f"fails: {outcome['errors'][0]}"
-    records = ctx._rt.log.records
+    records = ctx.records
     kinds = [r.kind for r in records]
     if "task.reconstruct" in kinds:
         return "reconstructed"

@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from miniray.runtime import BudgetExceeded, Stalled
+from miniray.exceptions import BudgetExceeded, Stalled
 
 from . import sim_access
 from .budgets import Counter, LearnerBudgetExceeded
@@ -61,33 +61,27 @@ def run_schedule(
     ctx.faults = faults  # what this schedule injects, for invariants that depend on it
     body = ex.checks.scenarios[scenario]
     violations: list[tuple[str, str]] = []
-    finished = False
-    value: Any = None
-    error: BaseException | None = None
-    try:
-        with counter.counting():
-            value, error = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events)
-        finished = True
-    except LearnerBudgetExceeded as e:
-        violations.append((BUDGET, str(e)))
-    rt = ctx._rt or sim_access.last_runtime()
-    if finished:
-        if isinstance(error, Stalled):
-            violations.append((PROGRESS, "deadlock: " + str(error).splitlines()[0]))
-        elif isinstance(error, BudgetExceeded):
-            violations.append(
-                (PROGRESS, f"starvation: the goal was not reached in time ({str(error).splitlines()[0]})")
-            )
-        elif error is not None:
-            violations.append((NO_ERROR, f"the run raised {_first_line(error)}"))
-        else:
-            violations.extend(_judge(ex, ctx, value))
-    records = list(rt.log.records) if rt is not None else []
+    with counter.counting():
+        run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events)
+    value, error = run.value, run.error
+    if isinstance(error, LearnerBudgetExceeded):
+        violations.append((BUDGET, str(error)))
+    elif isinstance(error, Stalled):
+        violations.append((PROGRESS, "deadlock: " + str(error).splitlines()[0]))
+    elif isinstance(error, BudgetExceeded):
+        violations.append(
+            (PROGRESS, f"starvation: the goal was not reached in time ({str(error).splitlines()[0]})")
+        )
+    elif error is not None:
+        violations.append((NO_ERROR, f"the run raised {_first_line(error)}"))
+    else:
+        violations.extend(_judge(ex, ctx, value))
+    records = run.records
     log = [r.line() for r in records]
     effects = [e.line() for e in ctx.services.effects]
     state = "\n".join(line for r, line in zip(records, log) if r.kind != "fault") + "\n" + "\n".join(effects)
     boundaries = Boundaries()
-    ctx.boundaries_into(boundaries)
+    ctx.boundaries_into(boundaries, run)
     trace = "\n".join(log) + "\n--effects--\n" + "\n".join(effects) + f"\n--verdict--\n{violations!r}"
     return Outcome(
         schedule=schedule,

@@ -7,14 +7,14 @@ happened at (the boundaries where a node loss is worth trying), and owns the ser
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
-from miniray import context
+from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
-from . import sim_access
 from .schedule import ClientMove
 
 CLIENT_WINDOW_S = 5.0  # how long the attempt that made call N waits for the second client
@@ -36,18 +36,18 @@ class GradedServices(Services):
         self._holds: dict[str, int] = {}  # attempt -> the journal position where it waits
 
     def call(self, service, op, key, fn, token=None, record=True):
-        rt = context.current()
-        body = rt.current[-1] if rt is not None and rt.current else None
-        if body is not None and self._holds.get(body.key) == body.cursor:
-            body.sleep(CLIENT_WINDOW_S)
+        attempt = sim.current_attempt()
+        if attempt is not None and self._holds.get(attempt.key) == attempt.position:
+            time.sleep(CLIENT_WINDOW_S)  # inside a body: a journaled sleep of virtual time
 
         def counted() -> Any:  # runs only when the call is really made, not on a journal replay
             try:
                 return fn()
             finally:
                 self._calls += 1
-                if self._on_call(self._calls) and body is not None:
-                    self._holds[body.key] = body.cursor + 1  # right after this call's journal entry
+                now = sim.current_attempt()
+                if self._on_call(self._calls) and now is not None:
+                    self._holds[now.key] = now.position + 1  # right after this call's journal entry
 
         return super().call(service, op, key, counted, token, record)
 
@@ -66,7 +66,7 @@ class Ctx:
         self.nodes: list[str] = []
         self.services = GradedServices(self._call_done)
         self._cluster: Cluster | None = None
-        self._rt: Any = None
+        self.records: list[sim.Record] = []  # the run's log, as it happens (the scenario's cluster)
         self.extra: dict[str, Any] = {}
         self._pending_start = any(c.after_call == 0 for c in clients)
 
@@ -82,27 +82,24 @@ class Ctx:
 
         `progress_bound_s`: virtual seconds within which the scenario's goal must be reached; a
         run still going past it is reported as starvation."""
-        from miniray import sim
-
         cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": head_cpus})
         for _ in range(workers):
             cluster.add_node(num_cpus=cpus_per_worker)
         cluster.connect()
         sim.set_budget(max_virtual_seconds=progress_bound_s)
         self._cluster = cluster
-        self._rt = cluster.rt
         self.nodes = [n.name for n in cluster.worker_nodes]
-        cluster.rt.log.listeners.append(self._mark)
+        # The records logged before this listener (the nodes joining) carry no attempt: only the
+        # ones from here on matter to the marks, and every one of them is kept for the invariants.
+        sim.on_record(self._mark)
         if self._pending_start:  # "after call 0": on the first event, once the scenario has set up
             self._pending_start = False
-            cluster.rt.kernel.schedule(0.0, self._launch, label="second-client")
+            sim.call_later(0.0, self._launch)
         return cluster
 
     def finished_attempts(self) -> set[str]:
         """Attempts that ran to their end (returned or raised), as opposed to being killed."""
-        if self._rt is None:
-            return set()
-        return {r.fields["attempt"] for r in self._rt.log.records if r.kind in ("task.finish", "task.error")}
+        return {r.fields["attempt"] for r in self.records if r.kind in ("task.finish", "task.error")}
 
     def wait_clients(self) -> None:
         """Let every second client that started finish; their failures are noted, not raised."""
@@ -115,13 +112,14 @@ class Ctx:
                 self.client_errors.append(f"{type(e).__name__}: {e}".splitlines()[0])
 
     # -- grader side -------------------------------------------------------------------------------
-    def _mark(self, record: Any) -> None:
+    def _mark(self, record: sim.Record) -> None:
+        self.records.append(record)
         kind = record.kind
         if kind == "task.start":
             self._running[record.fields["attempt"]] = record.fields["node"]
         elif kind in ("task.finish", "task.error", "task.fail"):
             self._running.pop(record.fields["attempt"], None)
-        steps = self._rt.kernel.steps
+        steps = record.step
         busy = tuple(sorted(set(self._running.values())))
         if self.event_marks and self.event_marks[-1][0] == steps:
             self.event_marks[-1] = (steps, busy)
@@ -129,9 +127,9 @@ class Ctx:
             self.event_marks.append((steps, busy))
 
     def _call_done(self, count: int) -> bool:
-        if any(c.after_call == count for c in self.clients) and self._rt is not None:
+        if any(c.after_call == count for c in self.clients) and self._cluster is not None:
             # Start it from the event loop, not from inside the attempt that made the effect.
-            self._rt.kernel.schedule(0.0, self._launch, label="second-client")
+            sim.call_later(0.0, self._launch)
             return True
         return False
 
@@ -142,9 +140,9 @@ class Ctx:
         if result is not None:
             self.client_refs.append(result)
 
-    def boundaries_into(self, b: Any) -> None:
+    def boundaries_into(self, b: Any, run: sim.Run) -> None:
         b.nodes = list(self.nodes)
         b.event_marks = list(self.event_marks)
         b.calls = self.services._calls
-        b.attempts = sim_access.attempts(self._rt) if self._rt is not None else []
-        b.events = self._rt.kernel.steps if self._rt is not None else 0
+        b.attempts = list(run.points.attempts)
+        b.events = run.events
