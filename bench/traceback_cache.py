@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import miniray.execution as execution  # noqa: E402
+import miniray.tracebacks as tracebacks  # noqa: E402
 from faultlines.grader import exercise, grade, submission  # noqa: E402
 
 EXERCISE = "fault08"
@@ -32,18 +32,18 @@ def measure() -> None:
     source = (REPO / "exercises" / EXERCISE / "reference.py").read_text()
     name = os.path.join(tempfile.gettempdir(), f"{EXERCISE}_reference.py")
     sub = submission.from_source(source, name, ex.entry, ex.line_budget)
-    size = execution._TRACEBACK_CACHE_SIZE
+    size = tracebacks._TRACEBACK_CACHE_SIZE
     grade.grade(ex, sub)  # warm imports and the exercise's own modules
     cpu: dict[int, list[float]] = {0: [], size: []}
     for _ in range(ROUNDS):
         for setting in (0, size):
-            execution._TRACEBACK_CACHE_SIZE = setting
-            execution._TRACEBACK_TEXT.clear()
+            tracebacks._TRACEBACK_CACHE_SIZE = setting
+            tracebacks._TRACEBACK_TEXT.clear()
             t0 = time.process_time()
             report = grade.grade(ex, sub)
             cpu[setting].append(time.process_time() - t0)
             assert report.passed, report
-    execution._TRACEBACK_CACHE_SIZE = size
+    tracebacks._TRACEBACK_CACHE_SIZE = size
     off, on = statistics.median(cpu[0]), statistics.median(cpu[size])
     print(
         f"Python {sys.version.split()[0]}: {EXERCISE} check, CPU median of {ROUNDS}: "

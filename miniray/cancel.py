@@ -41,7 +41,7 @@ def cancel(ray_object_ref, *, force: bool = False, recursive: bool = True) -> No
         return None
     if spec.kind == "actor_task" and force:
         raise ValueError("force=True is not supported for actor tasks.")
-    context.interact(rt, lambda: _cancel(rt, spec, force, recursive))
+    context.interact(rt, lambda: _cancel(rt, spec, force, recursive), "cancel")
     return None
 
 

@@ -77,10 +77,10 @@ def start_local(
     return rt
 
 
-def interact(rt: Runtime, live: Callable[[], Any]) -> Any:
-    """Run a cluster call: directly from the driver, or journaled when made inside a body."""
+def interact(rt: Runtime, live: Callable[[], Any], op: str) -> Any:
+    """Run a cluster call: directly from the driver, or journaled (as `op`) inside a body."""
     if rt.current:
-        return rt.current[-1].interact(live)
+        return rt.current[-1].interact(live, op)
     return live()
 
 
@@ -142,14 +142,14 @@ def _install() -> None:
             if body is None:
                 return real()
             # Journaled, so a replayed body reads the same clock it read the first time.
-            return body.interact(lambda: base + body.rt.now())
+            return body.interact(lambda: base + body.rt.now(), "clock")
 
         return read
 
     def exit_(code: int = 0) -> None:
         body = _body()
-        if body is not None:
-            raise WorkerExit(f"os._exit({code})")
+        if body is not None:  # the process ends here: no cleanup of its reaches the cluster
+            raise body.halt(WorkerExit(f"os._exit({code})"))
         real_exit(code)
 
     stand_ins: list[tuple[Any, str, Any]] = [

@@ -15,11 +15,10 @@ full, and then a whole class of reads falls off the zero-copy path at once: the 
 
 from __future__ import annotations
 
-import pickle
-import sys
 from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
+from .copying import Frozen, freeze, shared
 from .events import Kind
 from .states import ObjectState
 from .waitable import Event
@@ -30,6 +29,7 @@ if TYPE_CHECKING:  # types only: the runtime imports this module
 INLINE_LIMIT = 100 * 1024  # Ray's max_direct_call_object_size
 
 
+@shared  # a handle: frozen values and copied worker memory keep it, never copy it
 class ObjectRef:
     """A handle to an object in the cluster. Python's own reference counting drives Ray's."""
 
@@ -113,7 +113,7 @@ class ObjectEntry:
         self.task = task  # the TaskSpec that produces it (its lineage), or None for put
         self.index = index
         self.state = ObjectState.PENDING
-        self.value: Any = None
+        self.value: Frozen | None = None  # serialized once; every reader thaws its own copy
         self.error: BaseException | None = None
         self.size = 0
         self.inlined = False
@@ -122,16 +122,6 @@ class ObjectEntry:
         self.changed = Event()
         self.refs = 0
         self.freed = False
-
-
-def copy_value(value: Any) -> tuple[Any, int]:
-    """An isolated copy and its size in bytes: gets see the value as it was when stored."""
-    nbytes = getattr(value, "nbytes", None)
-    try:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # lambdas and local classes: share the value rather than fail like a copy
-        return value, int(nbytes) if isinstance(nbytes, int) else sys.getsizeof(value)
-    return pickle.loads(data), int(nbytes) if isinstance(nbytes, int) else len(data)
 
 
 def fresh_error(error: BaseException) -> BaseException:
@@ -203,9 +193,9 @@ class ObjectTable:
         """Make `value` the object's value: inlined at the owner if small, else in `node`'s store."""
         if entry.freed:
             return
-        value, size = copy_value(value)
-        entry.value = value
-        entry.size = size
+        frozen = value if type(value) is Frozen else freeze(value)
+        entry.value = frozen
+        size = entry.size = frozen.size
         entry.error = None
         entry.state = ObjectState.READY
         if size < INLINE_LIMIT and not force_plasma:
@@ -302,7 +292,8 @@ class ObjectTable:
         return entry.inlined or any(n.alive for n in entry.locations)
 
     def resolve(self, entry: ObjectEntry) -> tuple[str, Any] | None:
-        """("value", v) or ("error", e) if settled now; None if pending (rebuilding if it must).
+        """("value", frozen) or ("error", e) if settled now; None if pending (rebuilding if it
+        must). The value comes frozen (miniray/copying.py): the reader thaws its own copy.
 
         A caller that gets None waits on `entry.changed` and calls again when it happens.
         """

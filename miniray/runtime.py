@@ -18,6 +18,7 @@ from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
 from .head import Gcs
 from .ids import IdMaker
+from .isolation import Exports
 from .kernel import Kernel, Timer
 from .log import EventLog
 from .memory import MemoryMonitor
@@ -44,6 +45,12 @@ def _noop() -> None:
     pass
 
 
+def _module_test(names: frozenset[str]) -> Callable[[str], bool]:
+    """Is a module one of `names`, or inside one of them?"""
+    prefixes = tuple(f"{name}." for name in names)
+    return lambda module: module in names or module.startswith(prefixes)
+
+
 def _never() -> bool:
     return False
 
@@ -56,7 +63,14 @@ class Runtime:
     `scheduler.node_filters`, `log.listeners` and `kernel.observers`.
     """
 
-    def __init__(self, seed: int = 0, system_config: dict | None = None, faults=None):
+    def __init__(
+        self,
+        seed: int = 0,
+        system_config: dict | None = None,
+        faults=None,
+        by_value: frozenset[str] = frozenset({"__main__"}),
+        library: frozenset[str] = frozenset({"miniray"}),
+    ):
         self.seed = seed
         self.config: dict = dict(DEFAULT_CONFIG)
         self.system_config: dict = dict(system_config or {})
@@ -69,6 +83,10 @@ class Runtime:
         self.alive = True
         self.nodes: list[Node] = []
         self.current: list[BodyRun] = []  # stack of bodies executing now (empty: the driver)
+        # Each attempt's journal as (operation, learner's file:line), kept after it ends (sim.Run).
+        self.journals: dict[str, list[tuple[str, str]]] = {}
+        self.library = (library, tuple(f"{name}." for name in library))  # as journal.learner_site takes it
+        self.exports = Exports(_module_test(by_value), _module_test(library))  # as first exported
         self.ordinals: dict[str, int] = {}
         self.pids = 10000
         self.workers: list[Worker] = []  # every worker ever started, dead ones too (state API)

@@ -48,6 +48,8 @@ __all__ = [
     "Run",
     "Attempt",
     "current_attempt",
+    "copy_by_value",
+    "library_code",
     "on_record",
     "call_at",
     "call_later",
@@ -71,7 +73,7 @@ def _rt() -> Runtime:
 def now() -> float:
     """Virtual seconds since the cluster started (journaled inside a body, like time.time)."""
     rt = _rt()
-    return context.interact(rt, lambda: rt.now())
+    return context.interact(rt, lambda: rt.now(), "clock")
 
 
 def sleep(seconds: float) -> None:
@@ -187,6 +189,7 @@ class Attempt:
     position: int  # interactions it has made so far: a crash with step=position strikes next
     pid: int  # its worker's simulated pid
     node: str  # its node's name, "node:1"
+    runs: int  # how many times its body has started: more than 1 once it has been replayed
 
 
 def current_attempt() -> Attempt | None:
@@ -195,7 +198,21 @@ def current_attempt() -> Attempt | None:
     body = rt.current[-1] if rt is not None and rt.current else None
     if body is None:
         return None
-    return Attempt(body.key, body.cursor, body.worker.pid, body.worker.node.name)
+    return Attempt(body.key, body.cursor, body.worker.pid, body.worker.node.name, body.runs)
+
+
+def copy_by_value(module: str) -> None:
+    """Treat functions from `module` (and its submodules) as Ray treats `__main__`'s: pickled by
+    value, so each simulated worker process gets its own copy of the module-level, closure and
+    class-attribute state they use. `__main__` (scripts, notebook cells) always is. Takes effect
+    from the next runtime on."""
+    SESSION.by_value.add(module)
+
+
+def library_code(module: str) -> None:
+    """`module` (and its submodules) is not the learner's code: a journal entry's `file:line`
+    names the first frame outside it (a grader's services, a course model's helpers)."""
+    SESSION.library.add(module)
 
 
 def on_record(listener: Callable[[Record], None]) -> Callable[[], None]:
@@ -244,6 +261,8 @@ class Run:
     events: int = 0
     points: ChoicePoints = field(default_factory=ChoicePoints)
     records: list[Record] = field(default_factory=list)  # the event log, in order
+    # Each attempt's calls to the cluster, in order, as (operation, learner's file:line).
+    journals: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def token(self) -> str:
         return f"seed={self.seed} faults=[{', '.join(f.token() for f in self.faults)}]"
@@ -298,6 +317,7 @@ def run(
             result.events = rt.kernel.steps
             result.points = choice_points(rt)
             result.records = list(rt.log.records)
+            result.journals = {key: list(entries) for key, entries in rt.journals.items()}
     finally:
         context.deactivate()
         SESSION.pending = saved

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 from . import exceptions as exc
 from . import generators, retry
 from .cluster import Node, Worker
+from .copying import Frozen, freeze
 from .events import Kind
 from .execution import BodyRun
+from .isolation import Export
 from .objects import ObjectEntry, ObjectRef
 from .states import TERMINAL, ObjectState, TaskState
 from .waitable import Event, all_of
@@ -42,8 +44,9 @@ class TaskSpec:
         self.task_id = rt.ids.new("task")
         self.name = name
         self.fn = fn
-        self.args = args
-        self.kwargs = kwargs
+        # Serialized now, as Ray does at .remote(): a later change by the caller is not seen.
+        self.args = freeze_args(args)
+        self.kwargs = {k: v for k, v in zip(kwargs, freeze_args(tuple(kwargs.values())))}
         self.opts = opts
         self.owner = owner
         self.kind = kind  # "task" | "actor_task" | "actor_creation"
@@ -69,6 +72,8 @@ class TaskSpec:
         # STREAMING, DYNAMIC or "list" for a generator task (miniray/generators.py); None otherwise.
         self.generator: str | None = opts.get("_generator")
         self.stream: generators.Stream | None = None  # a streaming generator's yielded items
+        # The learner state its worker process has its own copy of (miniray/isolation), if any.
+        self.export: Export | None = actor.export if actor is not None else None
 
     @property
     def key(self) -> str:
@@ -81,6 +86,11 @@ class TaskSpec:
         """The actor of an actor call or creation (the caller knows the spec is one)."""
         assert self.actor is not None, f"{self.name} is not an actor task"
         return self.actor
+
+
+def freeze_args(args: tuple) -> tuple:
+    """Each argument frozen once (miniray/copying.py); refs stay refs, to be resolved."""
+    return tuple(a if isinstance(a, (ObjectRef, Frozen)) else freeze(a) for a in args)
 
 
 def demand(opts: dict) -> dict[str, float]:
@@ -208,6 +218,7 @@ class TaskManager:
             on_return=lambda value: self.finished(spec, value),
             on_raise=lambda e, tb: self.raised(spec, e, tb),
             timer_label="start",
+            export=spec.export,
         )
 
     def launch(
@@ -221,6 +232,7 @@ class TaskManager:
         on_raise: Callable[[BaseException, str], None],
         instance: Any = None,
         timer_label: str = "start",
+        export: Export | None = None,
     ) -> None:
         """Start one attempt of a task or actor call on `worker`: the one place an attempt begins."""
         spec.node, spec.worker, spec.pid = node, worker, worker.pid
@@ -242,6 +254,7 @@ class TaskManager:
             on_return=on_return,
             on_raise=on_raise,
             instance=instance,
+            export=export,
         )
         worker.body = body
         timer = self.rt.call_later(fetch, body.start, label=timer_label)

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import exceptions as exc
+from .copying import thaw
 from .execution import BodyRun, Suspended
 from .generators import ObjectRefGenerator
 from .objects import ObjectRef
@@ -49,10 +50,10 @@ def get(rt: Runtime, refs: list[ObjectRef], timeout: float | None) -> list:
                 return values
             _wait_in_body(rt, body, refs, len(refs), timeout, "get")
 
-        values = body.interact(live)
+        values = body.interact(live, "get")
         if isinstance(values, _Timeout):
             raise _timeout_error(timeout)
-        return values
+        return [thaw(v) for v in values]  # journaled frozen: a re-run gets fresh copies too
 
     outcomes: list = [None] * len(refs)
     cursor = [0]
@@ -73,7 +74,7 @@ def get(rt: Runtime, refs: list[ObjectRef], timeout: float | None) -> list:
     cost = rt.objects.fetch_cost(refs)
     if cost:  # the driver reads spilled objects from disk too: that much virtual time passes
         rt.sleep(cost)
-    return values
+    return [thaw(v) for v in values]
 
 
 def wait(rt: Runtime, refs: list[ObjectRef], num_returns: int, timeout: float | None) -> tuple[list, list]:
@@ -87,7 +88,7 @@ def wait(rt: Runtime, refs: list[ObjectRef], num_returns: int, timeout: float | 
                 return split(refs, num_returns, outcomes)
             _wait_in_body(rt, body, refs, num_returns, timeout, "wait")
 
-        return body.interact(live)
+        return body.interact(live, "wait")
 
     def count() -> int:
         return sum(outcome(rt, r) is not None for r in refs)

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from miniray import sim
+
 from .checks import Checks
 from .report import Hint
 from .schedule import MOVE_KINDS, validate
@@ -154,6 +156,7 @@ def folder_of(exercise_id: str) -> Path:
 
 def _load_checks(folder: Path, exercise_id: str) -> Checks:
     name = f"faultlines_exercise_{exercise_id}_checks"
+    sim.library_code(name)  # the scenarios' code is not the learner's (journal sites)
     spec = importlib.util.spec_from_file_location(name, folder / "checks.py")
     if spec is None or spec.loader is None:
         raise ExerciseError(f"{folder}/checks.py cannot be imported")

@@ -18,6 +18,7 @@ ROOT = Path(miniray.__file__).resolve().parent
 FLOORS = {
     "kernel": 1, "log": 1, "events": 1, "states": 1, "waitable": 1, "ids": 1, "cluster": 1,
     "exceptions": 1, "options": 1, "strategies": 1, "system_config": 1,
+    "copying": 1, "isolation": 1, "journal": 1, "tracebacks": 1,
     "objects": 2, "execution": 2, "tasks": 2, "actors": 2, "retry": 2, "scheduler": 2, "faults": 2,
     "runtime": 2, "waiting": 2, "placement": 2, "aio": 2, "process": 2, "generators": 2,
     "memory": 2, "head": 2,
