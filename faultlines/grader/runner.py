@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from miniray import sim
 from miniray.exceptions import BudgetExceeded, Stalled
 
 from . import sim_access
@@ -52,17 +54,38 @@ def _judge(ex: Exercise, ctx: Ctx, value: Any) -> list[tuple[str, str]]:
     return found
 
 
-def run_schedule(
-    ex: Exercise, sub: Submission, scenario: str, schedule: Schedule, counter: Counter | None = None
-) -> Outcome:
+@dataclass
+class Execution:
+    """One schedule run and judged: the run itself (records, journals), its context, the verdict."""
+
+    run: sim.Run
+    ctx: Ctx
+    violations: list[tuple[str, str]]
+
+
+def execute(
+    ex: Exercise,
+    sub: Submission,
+    scenario: str,
+    schedule: Schedule,
+    counter: Counter | None = None,
+    listeners: tuple[Callable[[sim.Record], None], ...] = (),
+) -> Execution:
+    """Run `scenario` under `schedule` on `sub` and judge it. `listeners` hear every record of the
+    scenario's cluster as it is logged (the debugger notes which learner line each came from)."""
     faults, clients = split(schedule)
     counter = counter or sub.counter(ex.line_budget)
     ctx = Ctx(sub.module(), clients, ex.checks.second_client, {})
     ctx.faults = faults  # what this schedule injects, for invariants that depend on it
+    ctx.listeners = list(listeners)
     body = ex.checks.scenarios[scenario]
-    violations: list[tuple[str, str]] = []
     with counter.counting():
         run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events)
+    return Execution(run, ctx, _verdict(ex, ctx, run))
+
+
+def _verdict(ex: Exercise, ctx: Ctx, run: sim.Run) -> list[tuple[str, str]]:
+    violations: list[tuple[str, str]] = []
     value, error = run.value, run.error
     if isinstance(error, LearnerBudgetExceeded):
         violations.append((BUDGET, str(error)))
@@ -76,6 +99,15 @@ def run_schedule(
         violations.append((NO_ERROR, f"the run raised {_first_line(error)}"))
     else:
         violations.extend(_judge(ex, ctx, value))
+    return violations
+
+
+def run_schedule(
+    ex: Exercise, sub: Submission, scenario: str, schedule: Schedule, counter: Counter | None = None
+) -> Outcome:
+    counter = counter or sub.counter(ex.line_budget)
+    done = execute(ex, sub, scenario, schedule, counter)
+    run, ctx, violations = done.run, done.ctx, done.violations
     records = run.records
     log = [r.line() for r in records]
     effects = [e.line() for e in ctx.services.effects]
