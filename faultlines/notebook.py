@@ -19,13 +19,15 @@ from __future__ import annotations
 import linecache
 import sys
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import debugger
 from .grader import exercise, grade, render_html, render_text, share, submission, tokens
 from .grader.budgets import HOOKS, instrument_tree
 from .grader.report import Report
 from .grader.runner import Outcome
+
+if TYPE_CHECKING:  # imported when a debugger is shown: it brings ipywidgets, which a pass never needs
+    from . import debugger
 
 _state: dict[str, Any] = {"exercise": None}
 
@@ -108,6 +110,8 @@ def _debugger_for(
     failure = report.first_failure
     if failure is None or failure.nondeterminism:  # no run to step through: two executions differed
         return None
+    from . import debugger  # ipywidgets with it, only once a run failed (see the top)
+
     try:
         return debugger.for_failure(ex, sub, failure.scenario, tuple(failure.schedule), failure.invariant)
     except Exception as e:  # the report must show even if the debugger cannot: say so, once
@@ -118,6 +122,8 @@ def _debugger_for(
 def debug(run: Any, scenario: Any = None) -> debugger.Debugger:
     """The debugger on a `miniray.sim.run(scenario, ...)`: step through it event by event; given
     the scenario too, remove or move its faults and run it again."""
+    from . import debugger  # ipywidgets with it (see the top)
+
     return debugger.debug(run, scenario)
 
 
@@ -220,6 +226,8 @@ def replay(token: str) -> ReplayResult | None:
     outcome = grade.replay(ex, sub, decoded)
     shown = None
     if _shell() is not None:
+        from . import debugger  # ipywidgets with it (see the top)
+
         watched = outcome.violations[0][0] if outcome.violations else ""
         shown = debugger.for_failure(ex, sub, decoded.scenario, decoded.schedule, watched)
     result = ReplayResult(ex, decoded, outcome, sub.code_hash == decoded.code_hash, shown)

@@ -237,11 +237,11 @@ def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[
 
 
 def geometry(events: int) -> int:
-    """The chart's drawn width: about 28 px an event for a short run, at most 1000 px up to 200
-    events (the page scales it down to fit), then 4 px an event."""
+    """The chart's drawn width: 20 px an event for a short run (a lesson's lab is about 700 px
+    wide), at most 1000 px up to 200 events (the page scales it down to fit), then 4 px an event."""
     margins = LANES.left + LANES.right
     if events <= 200:
-        return int(min(1000, margins + 28 * events))
+        return int(min(1000, margins + 20 * events))
     return min(margins + 4 * events, 1600)
 
 

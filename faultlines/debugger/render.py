@@ -154,7 +154,7 @@ def view(snap: Snapshot, passing: Passing | None = None) -> str:
     event = model.events[at]
     payload = json.dumps(data(snap, passing), separators=(",", ":")).replace("</", "<\\/")
     return (
-        f'<div class="fl-dbg" data-events="{total}">'
+        f'<div class="fl-dbg" data-events="{total}" data-schedule="{escape("; ".join(snap.schedule))}">'
         f'<script type="application/json" class="fl-dbg-data">{payload}</script>'
         f'<div class="fl-dbg-lanes">{lanes.render(model, marks)}</div>'
         '<div class="fl-dbg-cursor-row">'
@@ -188,7 +188,8 @@ def head(snap: Snapshot) -> str:
         when = "judged when the run ended, at" if snap.moment.at_end else "broken at"
         where = f" ({when} event {snap.moment.index + 1})"
     return (
-        f'<div class="fl-dbg-head"><p class="fl-dbg-verdict {state}" role="status">'
+        f'<div class="fl-dbg-head" data-schedule="{escape("; ".join(snap.schedule))}">'
+        f'<p class="fl-dbg-verdict {state}" role="status">'
         f"{mark} {escape(verdict.sentence())}{escape(where)}</p>"
         f'<p class="fl-dbg-schedule">{escape(snap.title)}, schedule <code>{escape(schedule)}</code></p></div>'
     )

@@ -92,9 +92,12 @@ class Debugger:
         """Run the schedule again (deterministic) and redraw everything in place."""
         self.message.value = ""
         self.snap = self.source.run(schedule)
-        self.head.value = render.head(self.snap)
+        # The view first, the verdict last: the front end moves focus to the new verdict once
+        # both are in (a screen reader then reads it), and a test that waits for the verdict
+        # finds the view already redrawn.
         self.view.value = render.view(self.snap, self.passing)
         self._build_controls()
+        self.head.value = render.head(self.snap)
         return self.snap
 
     # -- display -----------------------------------------------------------------------------------

@@ -175,6 +175,27 @@
     show(at);
   }
 
+  // A what-if re-run in the lab redraws the view, then the verdict above it, and the button that
+  // was clicked is gone: focus the new verdict (a screen reader reads it) rather than lose focus.
+  function noteHead(head) {
+    if (head.dataset.flDbgSeen) return;
+    head.dataset.flDbgSeen = "1";
+    const region = head.closest(".fl-debugger-box");
+    if (!region) return;
+    const seen = Number(region.dataset.flDbgHeads || 0);
+    region.dataset.flDbgHeads = String(seen + 1);
+    if (seen > 0 && (!document.activeElement || document.activeElement === document.body)) {
+      focusVerdict(head);
+    }
+  }
+
+  function focusVerdict(region) {
+    const verdict = region.querySelector(".fl-dbg-verdict");
+    if (!verdict) return;
+    verdict.setAttribute("tabindex", "-1");
+    verdict.focus();
+  }
+
   // The standalone page: "Remove fault ..." shows a run precomputed into the page.
   function wireVariants(box) {
     if (box.dataset.flVariantsReady) return;
@@ -187,16 +208,13 @@
       const live = box.querySelector(".fl-debugger-body");
       live.replaceChildren(template.content.cloneNode(true));
       enhance(live);
-      const verdict = live.querySelector(".fl-dbg-verdict");
-      if (verdict) {
-        verdict.setAttribute("tabindex", "-1");
-        verdict.focus();
-      }
+      focusVerdict(live);
     });
   }
 
   function enhance(scope) {
     scope.querySelectorAll(".fl-dbg").forEach(setup);
+    scope.querySelectorAll(".fl-dbg-head").forEach(noteHead);
     scope.querySelectorAll(".fl-debugger[data-fl-variants]").forEach(wireVariants);
   }
 
@@ -215,7 +233,7 @@
   new MutationObserver((changes) => {
     for (const change of changes) {
       for (const node of change.addedNodes) {
-        if (node.nodeType === 1 && (node.classList.contains("fl-dbg") || node.querySelector(".fl-dbg"))) {
+        if (node.nodeType === 1 && (node.matches(".fl-dbg, .fl-dbg-head") || node.querySelector(".fl-dbg, .fl-dbg-head"))) {
           soon();
           return;
         }
