@@ -42,7 +42,7 @@ Row = tuple[str, ...]
 Change = tuple[str, str, "Row | None"]  # (table, key, the row now, or None: gone from the table)
 
 ATTEMPT = re.compile(r"^(?P<call>.+#\d+)/(?P<n>\d+)$")
-DRIVER = "driver"
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def outcome_of(value: Any, error: BaseException | None) -> str:
     if error is not None:
         text = str(error).strip().splitlines()
         return f"raised {type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
-    shown = repr(value)
+    shown = ADDRESS.sub("", repr(value))  # "<Store object at 0x7f...>": the address changes every run
     return f"returned {shown if len(shown) <= 160 else shown[:157] + '...'}"
 
 
