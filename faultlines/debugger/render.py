@@ -20,6 +20,8 @@ from .session import Snapshot
 from .sites import short_site
 
 LOG_LINES = 10  # the log panel shows this many lines up to the cursor
+# Schedule moves that log no record of their own: a second client, memory a task holds.
+QUIET_FAULTS = ("client", "use_memory")
 
 
 def value_text(event: Event, total: int) -> str:
@@ -187,6 +189,10 @@ def head(snap: Snapshot) -> str:
     if snap.moment is not None:
         when = "judged when the run ended, at" if snap.moment.at_end else "broken at"
         where = f" ({when} event {snap.moment.index + 1})"
+    struck = {token for _, token in snap.model.fault_events()}
+    missed = [t for t in snap.schedule if t not in struck and t.split()[0] not in QUIET_FAULTS]
+    if missed and snap.model.events:
+        where += f". Never struck in this run: {'; '.join(missed)} (its attempt or moment never came)"
     return (
         f'<div class="fl-dbg-head" data-schedule="{escape("; ".join(snap.schedule))}">'
         f'<p class="fl-dbg-verdict {state}" role="status">'
