@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
-from .copying import Frozen, freeze, shared
+from .copying import SCALARS, Frozen, freeze, scalar_size, shared
 from .events import Kind
 from .states import ObjectState
 from .waitable import Event
@@ -113,7 +113,8 @@ class ObjectEntry:
         self.task = task  # the TaskSpec that produces it (its lineage), or None for put
         self.index = index
         self.state = ObjectState.PENDING
-        self.value: Frozen | None = None  # serialized once; every reader thaws its own copy
+        # Serialized once (Frozen), every reader thawing its own copy; a number or string as is.
+        self.value: Any = None
         self.error: BaseException | None = None
         self.size = 0
         self.inlined = False
@@ -193,9 +194,13 @@ class ObjectTable:
         """Make `value` the object's value: inlined at the owner if small, else in `node`'s store."""
         if entry.freed:
             return
-        frozen = value if type(value) is Frozen else freeze(value)
-        entry.value = frozen
-        size = entry.size = frozen.size
+        if type(value) in SCALARS:  # nothing a reader could change: kept as it is, sized as pickled
+            entry.value = value
+            size = entry.size = scalar_size(value)
+        else:
+            frozen = value if type(value) is Frozen else freeze(value)
+            entry.value = frozen
+            size = entry.size = frozen.size
         entry.error = None
         entry.state = ObjectState.READY
         if size < INLINE_LIMIT and not force_plasma:
