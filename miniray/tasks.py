@@ -245,7 +245,9 @@ class TaskManager:
         spec.node, spec.worker, spec.pid = node, worker, worker.pid
         spec.attempts += 1
         spec.state = TaskState.RUNNING
-        fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
+        deps = spec.deps()
+        fetch = self.rt.objects.fetch_cost(deps)  # spilled arguments are read from disk first
+        self.rt.objects.copy_args(deps, node)  # and pulled to the node that runs it, as Ray does
         extra = {"fetch_s": fetch} if fetch else {}
         self.rt.emit(
             Kind.TASK_START, task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra

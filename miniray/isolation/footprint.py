@@ -153,7 +153,7 @@ def footprint(root: Any, by_value: Callable[[str], bool], library: Callable[[str
             continue
         seen.add(id(obj))
         if isinstance(obj, types.FunctionType):
-            if not by_value(getattr(obj, "__module__", None) or ""):
+            if not _by_value(obj, by_value):
                 # Another module's function (a grader's scenario, say): not copied, but learner
                 # functions it closes over (a submission's namespace) run in this process too.
                 for cell in obj.__closure__ or ():
@@ -166,16 +166,13 @@ def footprint(root: Any, by_value: Callable[[str], bool], library: Callable[[str
                 continue
             functions.append(obj)
             for kind, owner, name, value in _function_slots(obj):
-                if type(value) is types.SimpleNamespace:  # data (copied) that may hold functions
-                    stack.append(value)
-                    add(Slot(kind, owner, name))
-                elif _walkable(value):
+                if _walkable(value):  # a SimpleNamespace too: a grader's view of a submission
                     stack.append(value)
                 elif value is MISSING or not _shared(value):
                     # MISSING: a `global`/`nonlocal` the body assigns later is its own too
                     add(Slot(kind, owner, name))
         elif isinstance(obj, type):
-            if not by_value(obj.__module__ or ""):
+            if not _by_value(obj, by_value):
                 continue
             for base in obj.__mro__[1:]:
                 stack.append(base)
@@ -217,6 +214,12 @@ def _function_slots(fn: types.FunctionType) -> Iterator[tuple[str, Any, str, Any
     for name, value in fn.__dict__.items():
         if not (name.startswith("__") and name.endswith("__")):
             yield "attr", fn, name, value
+
+
+def _by_value(obj: Any, by_value: Callable[[str], bool]) -> bool:
+    """Is this function or class copied by value, as cloudpickle decides: its module is one
+    (`__main__`, a registered one), or it cannot be imported by name (defined inside a function)."""
+    return by_value(getattr(obj, "__module__", None) or "") or "<locals>" in getattr(obj, "__qualname__", "")
 
 
 def _walkable(value: Any) -> bool:
