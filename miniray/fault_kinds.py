@@ -205,10 +205,7 @@ def _lose_object(inj: FaultInjector, fault: Fault) -> None:
         (e for oid, e in objects.entries.items() if oid.startswith(fault.target)), None
     )
     if entry is not None:
-        for node in entry.locations:
-            node.store.pop(entry.object_id, None)
-            node.spilled.pop(entry.object_id, None)
-        entry.locations = []
+        objects.stores.forget(entry)
         entry.inlined = False
 
 
