@@ -27,7 +27,7 @@ from .grader.report import Report
 from .grader.runner import Outcome
 
 if TYPE_CHECKING:  # imported when a debugger is shown: it brings ipywidgets, which a pass never needs
-    from . import debugger
+    from .debugger.widget import Debugger
 
 _state: dict[str, Any] = {"exercise": None}
 
@@ -77,7 +77,7 @@ def shared_code(sub: submission.Submission) -> str:
 class CheckResult:
     """Shows as the HTML report in a notebook and as text anywhere else."""
 
-    def __init__(self, report: Report, source: str = "", debugger: debugger.Debugger | None = None):
+    def __init__(self, report: Report, source: str = "", debugger: Debugger | None = None):
         self.report = report
         self.source = source
         self.debugger = debugger  # shown under the report when it failed
@@ -96,7 +96,7 @@ class CheckResult:
         return render_text.render(self.report)
 
 
-def _display_with_debugger(html: str, shown: debugger.Debugger | None) -> None:
+def _display_with_debugger(html: str, shown: Debugger | None) -> None:
     from IPython.display import HTML, display  # only called by IPython's display machinery
 
     display(HTML(html))
@@ -104,22 +104,26 @@ def _display_with_debugger(html: str, shown: debugger.Debugger | None) -> None:
         display(shown)
 
 
-def _debugger_for(
-    ex: exercise.Exercise, sub: submission.Submission, report: Report
-) -> debugger.Debugger | None:
+def _debugger_for(ex: exercise.Exercise, sub: submission.Submission, report: Report) -> Debugger | None:
     failure = report.first_failure
     if failure is None or failure.nondeterminism:  # no run to step through: two executions differed
         return None
-    from . import debugger  # ipywidgets with it, only once a run failed (see the top)
+    return _open_debugger(ex, sub, failure.scenario, tuple(failure.schedule), failure.invariant)
+
+
+def _open_debugger(
+    ex: exercise.Exercise, sub: submission.Submission, scenario: str, schedule: tuple[str, ...], watched: str
+) -> Debugger | None:
+    from . import debugger  # ipywidgets with it, only once a run is shown (see the top)
 
     try:
-        return debugger.for_failure(ex, sub, failure.scenario, tuple(failure.schedule), failure.invariant)
+        return debugger.for_failure(ex, sub, scenario, schedule, watched)
     except Exception as e:  # the report must show even if the debugger cannot: say so, once
         print(f"(the debugger could not open this run: {type(e).__name__}: {e})", file=sys.stderr)
         return None
 
 
-def debug(run: Any, scenario: Any = None) -> debugger.Debugger:
+def debug(run: Any, scenario: Any = None) -> Debugger:
     """The debugger on a `miniray.sim.run(scenario, ...)`: step through it event by event; given
     the scenario too, remove or move its faults and run it again."""
     from . import debugger  # ipywidgets with it (see the top)
@@ -160,7 +164,7 @@ class ReplayResult:
         token: tokens.Token,
         outcome: Outcome,
         same_code: bool,
-        debugger: debugger.Debugger | None = None,
+        debugger: Debugger | None = None,
     ):
         self.exercise = ex
         self.token = token
@@ -226,10 +230,8 @@ def replay(token: str) -> ReplayResult | None:
     outcome = grade.replay(ex, sub, decoded)
     shown = None
     if _shell() is not None:
-        from . import debugger  # ipywidgets with it (see the top)
-
         watched = outcome.violations[0][0] if outcome.violations else ""
-        shown = debugger.for_failure(ex, sub, decoded.scenario, decoded.schedule, watched)
+        shown = _open_debugger(ex, sub, decoded.scenario, decoded.schedule, watched)
     result = ReplayResult(ex, decoded, outcome, sub.code_hash == decoded.code_hash, shown)
     if _shell() is None:
         print(repr(result))

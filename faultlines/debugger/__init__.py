@@ -18,23 +18,29 @@ Design: docs/design/debugger.md.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from miniray import sim
 
 from .session import ExerciseSource, RunSource, Snapshot, from_run
-from .widget import Debugger
 
-__all__ = ["Debugger", "ExerciseSource", "RunSource", "Snapshot", "debug", "for_failure"]
+if TYPE_CHECKING:  # widget.py imports ipywidgets: only a notebook that shows a debugger needs it
+    from .widget import Debugger
+
+__all__ = ["ExerciseSource", "RunSource", "Snapshot", "debug", "for_failure"]
 
 
 def debug(run: sim.Run, scenario: Any = None, title: str = "your run") -> Debugger:
     """A debugger for a finished `miniray.sim.run(...)`; with its `scenario`, what-if re-runs too."""
+    from .widget import Debugger  # ipywidgets, only now (see the top)
+
     source = RunSource(scenario, seed=run.seed, name=title)
     return Debugger(source, from_run(run, title))
 
 
 def for_failure(ex: Any, sub: Any, scenario: str, schedule: tuple[str, ...], invariant: str) -> Debugger:
     """A debugger for one failing schedule of an exercise, re-run on the learner's submission."""
+    from .widget import Debugger  # ipywidgets, only now (see the top)
+
     source = ExerciseSource(ex, sub, scenario, invariant)
     return Debugger(source, source.run(tuple(schedule)))

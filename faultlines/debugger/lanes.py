@@ -45,14 +45,19 @@ MIN_TICK_GAP = 56  # pixels between two time labels on the axis
 @dataclass
 class Lanes:
     rows: list[Row] = field(default_factory=list)
-    copies: list[tuple[int, str, str]] = field(default_factory=list)  # (event, object, to node row)
+    # (event, object, from the node row of an earlier copy or "", to the reader's node row)
+    copies: list[tuple[int, str, str, str]] = field(default_factory=list)
     events: int = 0
 
 
 def _bands(changes: list[tuple[int, str]], end: int, text: dict[str, str] | None = None) -> list[Band]:
     """State bands from (event index, new state) changes, the last lasting to `end`."""
+    merged: list[tuple[int, str]] = []
+    for change in changes:  # a state said again (an actor's start, then its ALIVE) is one band
+        if not merged or merged[-1][1] != change[1]:
+            merged.append(change)
     bands = []
-    for (start, state), nxt in zip(changes, changes[1:] + [(end, "")]):
+    for (start, state), nxt in zip(merged, merged[1:] + [(end, "")]):
         if nxt[0] > start:
             label = (text or {}).get(state, state)
             bands.append(Band(start, nxt[0], state, text=label, tip=f"{state}: events {start + 1}-{nxt[0]}"))
@@ -93,6 +98,7 @@ def build(model: Model, px_per_event: float = 24.0) -> Lanes:
     running: dict[str, tuple[str, int]] = {}  # attempt -> (worker pid, start event)
     actors: dict[str, list[tuple[int, str]]] = {}
     groups: dict[str, list[tuple[int, str]]] = {}
+    held: dict[str, str] = {}  # object -> the first node a copy went to (where a later read copies from)
     lanes = Lanes(events=n)
 
     def add_worker(pid: str, node: str) -> None:
@@ -136,7 +142,9 @@ def build(model: Model, px_per_event: float = 24.0) -> Lanes:
         elif kind == "pg.state":
             groups.setdefault(str(f["pg"]), []).append((i, str(f["new"])))
         elif kind == "object.copy":
-            lanes.copies.append((i, str(f["object"]), str(f.get("node", ""))))
+            oid, node = str(f["object"]), str(f["node"])
+            lanes.copies.append((i, oid, held.get(oid, ""), node))
+            held.setdefault(oid, node)
     for attempt in list(running):
         end_attempt(attempt, n - 1, OPEN)
     for node, changes in node_states.items():
@@ -207,15 +215,20 @@ def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[
                     f'<text x="{x + 3:.1f}" y="{plot.top - 10:.1f}" fill="{INK}">runs differ</text>'
                 )
             out.append("</g>")
-        for index, obj, node in lanes.copies:
+        for index, obj, source, node in lanes.copies:
             if node not in row_index:
                 continue
             x = plot.px(index + 0.5)
-            y = plot.row_top(row_index[node]) + plot.row_height / 2
+            y_to = plot.row_top(row_index[node]) + plot.row_height / 2
+            y_from = (
+                plot.row_top(row_index[source]) + plot.row_height / 2 if source in row_index else plot.top
+            )
+            tip = -4 if y_to > y_from else 4
             out.append(
-                f'<path d="M{x:.1f},{plot.top:.1f} L{x:.1f},{y - 4:.1f} M{x - 3:.1f},{y - 8:.1f} L{x:.1f},{y - 4:.1f} '
-                f'L{x + 3:.1f},{y - 8:.1f}" stroke="{PALETTE[0]}" fill="none" stroke-width="1.5">'
-                f"<title>object {escape(obj)} copied to {escape(node)} (event {index + 1})</title></path>"
+                f'<path d="M{x:.1f},{y_from:.1f} L{x:.1f},{y_to + tip:.1f} M{x - 3:.1f},{y_to + 2 * tip:.1f} '
+                f'L{x:.1f},{y_to + tip:.1f} L{x + 3:.1f},{y_to + 2 * tip:.1f}" stroke="{PALETTE[0]}" fill="none" '
+                f'stroke-width="1.5"><title>a read copies object {escape(obj)} to {escape(node)} '
+                f"(event {index + 1})</title></path>"
             )
         if marks.violation is not None:
             x = plot.px(marks.violation + 0.5)

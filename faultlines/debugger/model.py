@@ -24,7 +24,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "workers": ("worker", "node", "state"),
     "tasks": ("call", "state", "attempt", "where"),
     "actors": ("actor", "state", "restarts", "where"),
-    "objects": ("object", "state", "copies", "owner"),
+    "objects": ("object", "state", "copies on readers' nodes"),
     "groups": ("group", "state", "bundles"),
     "services": ("service", "key", "calls so far"),
 }
@@ -155,10 +155,11 @@ class _Fold:
         place = where if where is not None else (old[3] if old else "")
         self.set("tasks", call, call, state, n, place)
 
-    def object(self, oid: str, state: str, owner: str | None = None) -> None:
-        old = self.get("objects", oid)
+    def object(self, oid: str, state: str) -> None:
+        # miniray logs the copies a read makes (object.copy), not where an object was made or who
+        # owns it: the table shows what the records say.
         copies = ", ".join(self.copies.get(oid, [])) or "none"
-        self.set("objects", oid, oid, state, copies, owner if owner is not None else (old[3] if old else "?"))
+        self.set("objects", oid, oid, state, copies)
 
     # -- one record --------------------------------------------------------------------------------
     def on(self, kind: str, f: Mapping[str, Any]) -> str:
@@ -181,6 +182,10 @@ def _node_died(s: _Fold, f: Mapping[str, Any]) -> str:
     for pid, row in list(s.tables["workers"].items()):
         if row[1] == f["node"] and row[2] != "dead":
             s.set_worker(pid, row[1], "dead")
+    for oid, held in s.copies.items():
+        if f["node"] in held:
+            held.remove(f["node"])
+            s.object(oid, f"its copy on {f['node']} is gone")
     return f"{f['node']} dies ({f['cause']})"
 
 
@@ -332,8 +337,16 @@ def _object_copy(s: _Fold, f: Mapping[str, Any]) -> str:
     held = s.copies.setdefault(oid, [])
     if node not in held:
         held.append(node)
-    s.object(oid, "in store", str(f["owner"]) if "owner" in f else None)
-    return f"object {oid} is copied to {node}'s store"
+    s.object(oid, "in store")
+    return f"object {oid} is copied to {node}'s store ({f.get('size', '?')} bytes) for a reader there"
+
+
+def _object_evict(s: _Fold, f: Mapping[str, Any]) -> str:
+    oid = str(f["object"])
+    held = s.copies.setdefault(oid, [])
+    held[:] = [n for n in held if n != f["node"]]
+    s.object(oid, "in store")
+    return f"{f['node']} drops its copy of object {oid} to make room"
 
 
 def _object_spill(s: _Fold, f: Mapping[str, Any]) -> str:
@@ -440,7 +453,8 @@ _HANDLERS: dict[str, Callable[[_Fold, Mapping[str, Any]], str]] = {
     "actor.state": _actor_state,
     "actor.kill": _actor_kill,
     "object.free": _object_free,
-    "object.copy": _object_copy,  # miniray's object-copy records, when it logs them
+    "object.copy": _object_copy,
+    "object.evict": _object_evict,
     "object.spill": _object_spill,
     "object.restore": _object_restore,
     "pg.create": _pg_create,

@@ -70,7 +70,7 @@ class ExerciseSource:
 
     def run(self, schedule: Schedule) -> Snapshot:
         recorder = sites.SiteRecorder(self.sub.files)
-        done = runner.execute(self.ex, self.sub, self.scenario, schedule, listeners=(recorder,))
+        done = runner.execute(self.ex, self.sub, self.scenario, schedule, listeners=(recorder,), sites=True)
         self.runs += 1
         run = done.run
         model = fold(

@@ -70,9 +70,11 @@ def execute(
     schedule: Schedule,
     counter: Counter | None = None,
     listeners: tuple[Callable[[sim.Record], None], ...] = (),
+    sites: bool = False,
 ) -> Execution:
     """Run `scenario` under `schedule` on `sub` and judge it. `listeners` hear every record of the
-    scenario's cluster as it is logged (the debugger notes which learner line each came from)."""
+    scenario's cluster as it is logged, and `sites` keeps the journal's learner lines: both for
+    the debugger, which shows which line of the learner's made each event happen."""
     faults, clients = split(schedule)
     counter = counter or sub.counter(ex.line_budget)
     ctx = Ctx(sub.module(), clients, ex.checks.second_client, {})
@@ -80,7 +82,7 @@ def execute(
     ctx.listeners = list(listeners)
     body = ex.checks.scenarios[scenario]
     with counter.counting():
-        run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events)
+        run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events, sites)
     return Execution(run, ctx, _verdict(ex, ctx, run))
 
 

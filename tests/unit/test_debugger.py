@@ -3,7 +3,9 @@ invariant broke, the passing run and the first difference, what-if schedules, th
 and data, the recorded reference runs, the standalone page and the notebook hooks.
 
 Each test runs a real exercise's starter (or reference) under the schedule its check() reports,
-as the learner's debugger does; the browser half is tests/browser/test_site_debugger.py."""
+as the learner's debugger does. They run in Pyodide too (tests/pyodide), so nothing here needs
+ipywidgets: the notebook widget's tests are in tests/lessons/test_debugger_widget.py, the
+browser half in tests/browser/test_site_debugger.py."""
 
 from __future__ import annotations
 
@@ -80,9 +82,11 @@ def test_a_pause_shows_on_its_node_until_it_resumes():
 def test_a_node_loss_kills_the_node_and_its_workers():
     ex = exercise.load("fault03")
     sub = submission.from_file(REPO / "exercises/fault03/starter.py", ex.entry, ex.line_budget)
-    model = session.ExerciseSource(ex, sub, "four-outputs", "outputs-survive").run(
-        ("kill_node node:1 after_event=11",)
-    ).model
+    model = (
+        session.ExerciseSource(ex, sub, "four-outputs", "outputs-survive")
+        .run(("kill_node node:1 after_event=11",))
+        .model
+    )
     died = next(e for e in model.events if e.kind == "node.died")
     state = model.state_at(died.index)
     assert state["nodes"]["node:1"][1] == "dead"
@@ -126,7 +130,9 @@ def test_the_passing_run_is_the_learners_without_the_decisive_fault():
     assert diff.sentence(passing.name).startswith(
         "The runs first differ at event 13 (0.000 s): in your run, clean#2/1 ends its worker 10003"
     )
-    assert "in your run without crash clean#2/1 step=0, clean#2/1 returns on node:2" in diff.sentence(passing.name)
+    assert "in your run without crash clean#2/1 step=0, clean#2/1 returns on node:2" in diff.sentence(
+        passing.name
+    )
 
 
 def test_with_no_fault_to_remove_the_reference_run_recorded_as_events_is_the_passing_run():
@@ -143,14 +149,19 @@ def test_a_passing_run_has_nothing_to_compare_with():
     source = _source("fault00", "reference.py")
     snap = source.run(STARTER_FAILURES["fault00"][1])
     assert not snap.verdict.failed
-    assert snap.verdict.sentence() == "pipeline-finishes holds on this run, and so does every other invariant."
+    assert (
+        snap.verdict.sentence() == "pipeline-finishes holds on this run, and so does every other invariant."
+    )
     assert session.passing_run(source, snap) is None
 
 
 def test_what_if_moves_one_knob_and_removals_reach_every_subset():
     assert whatif.moved("crash clean#2/1 step=0", 1) == "crash clean#2/1 step=1"
     assert whatif.moved("kill_node node:1 after_event=11", 3) == "kill_node node:1 after_event=3"
-    assert whatif.moved("pause_node node:1 at=3.0 duration=15.0", 4.5) == "pause_node node:1 at=4.5 duration=15.0"
+    assert (
+        whatif.moved("pause_node node:1 at=3.0 duration=15.0", 4.5)
+        == "pause_node node:1 at=4.5 duration=15.0"
+    )
     assert whatif.moved("client after_call=1", 2) == "client after_call=2"
     with pytest.raises(ValueError, match="before the run starts"):
         whatif.moved("crash clean#2/1 step=0", -1)
@@ -230,58 +241,3 @@ def test_the_standalone_page_is_offline_and_carries_each_removal():
     variant = html.split('<template data-fl-variant-key="v1">', 1)[1].split("</template>", 1)[0]
     assert "pipeline-finishes holds on this run" in variant
     assert "Back to the failing run" in variant
-
-
-def test_debug_on_a_playground_run_reruns_it_without_a_fault():
-    import miniray as ray
-
-    def scenario():
-        ray.init(num_cpus=1)
-
-        @ray.remote(max_retries=0)
-        def square(x):
-            return x * x
-
-        return ray.get(square.remote(3))
-
-    run = sim.run(scenario, faults=["crash square#1/1 step=0"])
-    from faultlines import notebook
-
-    shown = notebook.debug(run, scenario)
-    assert shown.snap.verdict.failed and "WorkerCrashedError" in shown.snap.verdict.sentence()
-    again = shown.rerun(())
-    assert not again.verdict.failed and again.verdict.sentence() == "The run returned 9."
-    assert "Virtual time" in shown.view.value
-    assert [b.description for b in _buttons(shown)] == ["Back to the failing run"]
-    shown.rerun(shown.original.schedule)
-    assert [b.description for b in _buttons(shown)][:2] == [
-        "Remove fault crash square#1/1 step=0",
-        "Re-run with the step moved",
-    ]
-    assert notebook.debug(run).controls.children[0].value.startswith("<p>To re-run it")
-
-
-def _buttons(shown) -> list:
-    import ipywidgets as widgets
-
-    out = []
-    for child in shown.controls.children:
-        out += [w for w in getattr(child, "children", ()) if isinstance(w, widgets.Button)]
-    return out
-
-
-def test_a_failing_check_in_a_notebook_carries_the_debugger(monkeypatch):
-    from faultlines import notebook
-    from faultlines.grader.budgets import HOOKS, instrument
-
-    monkeypatch.setattr(notebook, "_shell", lambda: object())  # as if IPython ran the cell
-    namespace: dict = {"__name__": "__main__", **HOOKS}
-    exec(instrument((REPO / "exercises/fault00/starter.py").read_text(), "<cell>"), namespace)
-    monkeypatch.setattr(notebook, "_namespace", lambda: namespace)
-    result = notebook.check("fault00")
-    assert result.debugger is not None
-    assert result.debugger.snap.schedule == ("crash clean#2/1 step=0",)
-    result.debugger.rerun(())
-    assert "pipeline-finishes holds" in result.debugger.head.value
-    exec(instrument((REPO / "exercises/fault00/reference.py").read_text(), "<cell>"), namespace)
-    assert notebook.check("fault00").debugger is None  # a pass has nothing to debug
