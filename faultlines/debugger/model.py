@@ -327,7 +327,8 @@ def _object_free(s: _Fold, f: Mapping[str, Any]) -> str:
     oid = str(f["object"])
     reason = str(f["reason"])
     s.copies.pop(oid, None)
-    s.object(oid, "lost" if "lost" in reason else "freed")
+    if s.get("objects", oid) is not None or "lost" in reason:  # one never seen before is bookkeeping
+        s.object(oid, "lost" if "lost" in reason else "freed")
     return f"object {oid} leaves the cluster ({reason.replace('_', ' ')})"
 
 
