@@ -15,7 +15,8 @@ from typing import Any
 
 from . import lanes
 from .compare import Passing, first_difference
-from .model import COLUMNS, TITLES, Event, Model, Row
+from .kinds import COLUMNS, TITLES, Row
+from .model import Event, Model
 from .session import Snapshot
 from .sites import short_site
 

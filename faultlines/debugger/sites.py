@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from .model import Event, Model, split_attempt
+from .kinds import split_attempt
+from .model import Event, Model
 
 # Records made by a call in the code that runs (a submit, an actor's creation, a service call,
 # a get that copies an object, os._exit in a body), as opposed to the event loop's own doing.
