@@ -158,6 +158,15 @@ def build(model: Model, px_per_event: float = 24.0) -> Lanes:
     return lanes
 
 
+def seconds(t: float) -> str:
+    """A virtual time for an axis label: "0 s", "4.5 µs", "12 ms", "1.5 s"."""
+    if t == 0 or t >= 1:
+        return f"{t:g} s"
+    if t < 1e-3:
+        return f"{t * 1e6:.3g} µs"
+    return f"{t * 1e3:.3g} ms"
+
+
 def time_ticks(events: list[Event], px_per_event: float) -> list[tuple[float, str]]:
     """A label where virtual time changes (and at the start), none closer than MIN_TICK_GAP."""
     ticks: list[tuple[float, str]] = []
@@ -166,7 +175,7 @@ def time_ticks(events: list[Event], px_per_event: float) -> list[tuple[float, st
         if event.time != last_time:
             x = float(event.index)
             if not ticks or (x - ticks[-1][0]) * px_per_event >= MIN_TICK_GAP:
-                ticks.append((x, f"{event.time:g} s"))
+                ticks.append((x, seconds(event.time)))
             last_time = event.time
     return ticks
 
@@ -180,13 +189,15 @@ class Marks:
     ghost: Lanes | None = None  # the passing run, as outlines
     differ_at: int | None = None  # the first event where the two runs differ
     start: int = 0  # the cursor's first position (event index)
+    span: int = 0  # events on the axis: more than the run's own when the passing run is longer
 
 
 def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[[Plot], list[str]]:
     def draw(plot: Plot) -> list[str]:
         out = [
             f'<rect class="fl-dbg-plot" x="{plot.left:.1f}" y="{plot.top:.1f}" width="{plot.width:.1f}" '
-            f'height="{plot.height:.1f}" fill="transparent" data-events="{lanes.events}"/>'
+            f'height="{plot.height:.1f}" fill="transparent" data-events="{lanes.events}" '
+            f'data-span="{max(marks.span, lanes.events)}"/>'
         ]
         later = plot.px(marks.start + 1)
         out.append(  # the events after the cursor, shaded (the front end moves it with the cursor)
@@ -208,11 +219,15 @@ def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[
                         f"{escape(band.tip)}</title></rect>"
                     )
             if marks.differ_at is not None:
+                # Just above the rows (the broken invariant's label is higher up): right of its
+                # line, or left of it near the plot's right end.
                 x = plot.px(marks.differ_at + 0.5)
+                right = x < plot.left + plot.width * 0.8
                 out.append(
-                    f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 8:.1f}" y2="{plot.top + plot.height:.1f}" '
+                    f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 12:.1f}" y2="{plot.top + plot.height:.1f}" '
                     f'stroke="{PALETTE[0]}" stroke-width="2"/>'
-                    f'<text x="{x + 3:.1f}" y="{plot.top - 10:.1f}" fill="{INK}">runs differ</text>'
+                    f'<text x="{x + (3 if right else -3):.1f}" y="{plot.top - 3:.1f}" '
+                    f'text-anchor="{"start" if right else "end"}" fill="{INK}">runs differ here</text>'
                 )
             out.append("</g>")
         for index, obj, source, node in lanes.copies:
@@ -233,9 +248,9 @@ def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[
         if marks.violation is not None:
             x = plot.px(marks.violation + 0.5)
             out.append(
-                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 8:.1f}" y2="{plot.top + plot.height:.1f}" '
+                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 16:.1f}" y2="{plot.top + plot.height:.1f}" '
                 f'stroke="{BAD}" class="fl-dbg-bad-line" stroke-width="2.5"><title>{escape(marks.violation_label)}</title></line>'
-                f'<text x="{min(x + 4, plot.left + plot.width - 4):.1f}" y="{plot.top - 10:.1f}" '
+                f'<text x="{min(x + 4, plot.left + plot.width - 4):.1f}" y="{plot.top - 18:.1f}" '
                 f'text-anchor="{"start" if x < plot.left + plot.width * 0.7 else "end"}" fill="{BAD}" class="fl-dbg-bad-ink" '
                 f'font-weight="bold">✘ {escape(marks.violation_label)}</text>'
             )
@@ -259,7 +274,7 @@ def geometry(events: int) -> int:
 
 
 def strip(model: Model, marks: Marks, title: str = "The run, event by event") -> Strip:
-    n = max(1, len(model.events))
+    n = max(1, len(model.events), marks.span)
     width = geometry(n)
     plot_w = width - LANES.left - LANES.right
     lanes = build(model, plot_w / n)

@@ -153,6 +153,7 @@ def view(snap: Snapshot, passing: Passing | None = None) -> str:
         ghost=lanes.build(passing.model) if passing is not None else None,
         differ_at=diff.index if diff else None,
         start=at,
+        span=len(passing.model.events) if passing is not None else 0,
     )
     event = model.events[at]
     payload = json.dumps(data(snap, passing), separators=(",", ":")).replace("</", "<\\/")

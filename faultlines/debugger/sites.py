@@ -79,10 +79,17 @@ def is_learners(site: str, files: frozenset[str]) -> bool:
     return not any(p in NOT_LEARNER for p in parts[:-1])
 
 
+NOTEBOOK_CELL = re.compile(r"^<ipython-input-(\d+)-[0-9a-f]+>$")
+
+
 def short_site(site: str) -> str:
-    """ "/tmp/ipykernel_7/123.py:14" -> "123.py:14": the file's name and the line."""
+    """ "/work/sub.py:14" -> "sub.py:14"; a notebook cell "<ipython-input-2-5e4...>:3" -> "cell [2],
+    line 3" (what the cell's prompt shows)."""
     path, _, number = site.rpartition(":")
     name = re.split(r"[/\\\\]", path)[-1]
+    cell = NOTEBOOK_CELL.match(name)
+    if cell:
+        return f"cell [{cell[1]}], line {number}"
     return f"{name}:{number}" if path else site
 
 

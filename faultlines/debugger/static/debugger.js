@@ -74,10 +74,13 @@
       return state;
     }
 
+    // The axis may hold more events than the run (a longer passing run drawn under it).
+    const span = plot ? Number(plot.dataset.span || n) : n;
+
     function xOf(position) {
       const left = Number(plot.getAttribute("x"));
       const width = Number(plot.getAttribute("width"));
-      return left + (position / n) * width;
+      return left + (position / span) * width;
     }
 
     function show(index) {
@@ -158,7 +161,7 @@
         const left = Number(plot.getAttribute("x"));
         const width = Number(plot.getAttribute("width"));
         if (local.x < left || local.x > left + width) return;
-        show(Math.floor(((local.x - left) / width) * n));
+        show(Math.floor(((local.x - left) / width) * span));
       });
     }
 
