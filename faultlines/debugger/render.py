@@ -160,7 +160,11 @@ def view(snap: Snapshot, passing: Passing | None = None) -> str:
     return (
         f'<div class="fl-dbg" data-events="{total}" data-schedule="{escape("; ".join(snap.schedule))}">'
         f'<script type="application/json" class="fl-dbg-data">{payload}</script>'
-        f'<div class="fl-dbg-lanes">{lanes.render(model, marks)}</div>'
+        # Focusable: on a phone the lanes scroll sideways, and ← → (which move the cursor) keep the
+        # cursor in view there.
+        '<div class="fl-dbg-lanes" tabindex="0" role="group" '
+        'aria-label="Lanes of the run: a row per node and worker process">'
+        f"{lanes.render(model, marks)}</div>"
         '<div class="fl-dbg-cursor-row">'
         '<button type="button" class="fl-dbg-prev">Previous event</button>'
         f'<input type="range" class="fl-dbg-slider" min="1" max="{total}" step="1" value="{at + 1}" '

@@ -83,6 +83,17 @@
       return left + (position / span) * width;
     }
 
+    // On a phone the lanes scroll sideways in their own box: keep the cursor inside it.
+    const lanesBox = $(".fl-dbg-lanes");
+    function keepInView(line) {
+      if (!lanesBox || lanesBox.scrollWidth <= lanesBox.clientWidth) return;
+      const box = lanesBox.getBoundingClientRect();
+      const x = line.getBoundingClientRect().left;
+      const margin = 40;
+      if (x < box.left + margin) lanesBox.scrollLeft -= box.left + margin - x;
+      else if (x > box.right - margin) lanesBox.scrollLeft += x - (box.right - margin);
+    }
+
     function show(index) {
       at = clamp(index, n);
       const [time, text, line] = events[at];
@@ -100,6 +111,7 @@
         const right = Number(plot.getAttribute("x")) + Number(plot.getAttribute("width"));
         later.setAttribute("x", from.toFixed(1));
         later.setAttribute("width", Math.max(0, right - from).toFixed(1));
+        keepInView(cursor);
       }
       const state = stateAt(at);
       for (const table of tables) fillTable(table, rowsOf(state, table.dataset.table));
