@@ -31,7 +31,7 @@ from hooks.site_build.browser import CHROMIUM, CHROMIUM_ARGS, SESSION_READY_JS  
 
 SITE = REPO / "site"
 TIMEOUT_MS = 600_000
-DEBUG_200 = '''
+DEBUG_200 = """
 import miniray as ray
 
 
@@ -56,7 +56,7 @@ def run_pipeline(stages, lines):
     ray.get([warm.remote(i) for i in range(43)])
     refs = [count.remote(clean.remote(line)) for line in lines]
     return ray.get(refs)
-'''
+"""
 # Sends `code` to the notebook's kernel as a new cell's output would show, and times until the
 # selector `until` matches an element added after the send (a fresh report, a fresh debugger).
 TIME_CELL_JS = """async ([code, until]) => {
@@ -139,8 +139,12 @@ def main() -> None:
             for _ in range(args.repeats):
                 alone.append(frame.evaluate(TIME_CELL_JS, [OFF, ".fl-report.fl-failed"]))
                 with_debugger.append(frame.evaluate(TIME_CELL_JS, [ON, ".fl-dbg[data-fl-dbg-ready]"]))
-                remove.append(frame.evaluate(TIME_CLICK_JS, [REMOVE, ".fl-dbg-head[data-schedule=''] .fl-dbg-good"]))
-                back.append(frame.evaluate(TIME_CLICK_JS, [BACK, ".fl-dbg-head[data-schedule^='crash'] .fl-dbg-bad"]))
+                remove.append(
+                    frame.evaluate(TIME_CLICK_JS, [REMOVE, ".fl-dbg-head[data-schedule=''] .fl-dbg-good"])
+                )
+                back.append(
+                    frame.evaluate(TIME_CLICK_JS, [BACK, ".fl-dbg-head[data-schedule^='crash'] .fl-dbg-bad"])
+                )
             events = frame.evaluate(
                 "() => { const d = document.querySelectorAll('.fl-dbg'); return d[d.length - 1].dataset.events; }"
             )
@@ -150,12 +154,17 @@ def main() -> None:
         server.server_close()
     base = statistics.median(alone)
     full = statistics.median(with_debugger)
-    print(f"--- Chromium, the site's lab (fault00, a failing run of {events} events), medians of {args.repeats}")
+    print(
+        f"--- Chromium, the site's lab (fault00, a failing run of {events} events), medians of {args.repeats}"
+    )
     print(f"load average {os.getloadavg()[0]:.1f}")
     print(f"{'the report alone (baseline)':<44} {base:8.0f} ms")
     print(f"{'the report and the debugger':<44} {full:8.0f} ms  {full / base:5.2f}x")
     print(f"{'open time: what the debugger adds':<44} {full - base:8.0f} ms  (goal: within 300 ms)")
-    for name, times in (("what-if: remove the fault, verdict shown", remove), ("what-if: back to the failing run", back)):
+    for name, times in (
+        ("what-if: remove the fault, verdict shown", remove),
+        ("what-if: back to the failing run", back),
+    ):
         median = statistics.median(times)
         print(f"{name:<44} {median:8.0f} ms  {median / base:5.2f}x  (goal: within 500 ms)")
 

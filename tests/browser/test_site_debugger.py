@@ -55,7 +55,9 @@ REMOVE = "Remove fault crash clean#2/1 step=0"
 def _starter(exercise_id: str) -> tuple[str, str]:
     ex = exercise.load(exercise_id)
     code = (REPO / f"exercises/{exercise_id}/starter.py").read_text()
-    failure = grade.grade(ex, submission.from_source(code, "starter.py", ex.entry, ex.line_budget)).first_failure
+    failure = grade.grade(
+        ex, submission.from_source(code, "starter.py", ex.entry, ex.line_budget)
+    ).first_failure
     assert failure is not None
     return failure.token, code
 
@@ -68,6 +70,8 @@ def _step_and_remove(scope, page) -> None:
     """What a learner does first: step by button and by key, remove the fault, compare."""
     region = scope.get_by_role("region", name="Debugger")
     region.wait_for(timeout=BOOT_TIMEOUT_MS)
+    # The widget's parts appear one by one: click once the what-if row (drawn last) is there.
+    region.get_by_role("button", name=REMOVE).wait_for()
     slider = region.get_by_role("slider", name="Virtual time")
     start = _slider_value(slider)
     assert slider.get_attribute("aria-valuetext") == f"0.000 s, event {start} of 27"
@@ -97,7 +101,9 @@ def _step_and_remove(scope, page) -> None:
     assert difference.inner_text().startswith(
         "The runs first differ at event 13 (0.000 s): in your run, clean#2/1 ends its worker 10003"
     )
-    assert "in your run without crash clean#2/1 step=0, clean#2/1 returns on node:2" in difference.inner_text()
+    assert (
+        "in your run without crash clean#2/1 step=0, clean#2/1 returns on node:2" in difference.inner_text()
+    )
 
 
 @pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (390, "dark")])
@@ -159,7 +165,9 @@ def test_debug_on_a_run_in_the_playground(new_context, base_url):
     page = context.new_page()
     page.goto(base_url + "playground/")
     frame_locator, frame = start_playground(page)
-    frame.evaluate("() => window.jupyterapp.commands.execute('notebook:create-new', { kernelName: 'python' })")
+    frame.evaluate(
+        "() => window.jupyterapp.commands.execute('notebook:create-new', { kernelName: 'python' })"
+    )
     frame.wait_for_function(SESSION_READY_JS, timeout=BOOT_TIMEOUT_MS)
     frame.evaluate(
         """(source) => {
@@ -171,12 +179,14 @@ def test_debug_on_a_run_in_the_playground(new_context, base_url):
     run_all_cells(frame)
     region = frame_locator.get_by_role("region", name="Debugger")
     region.wait_for(timeout=BOOT_TIMEOUT_MS)
+    remove = region.get_by_role("button", name="Remove fault crash square#2/1 step=0")
+    remove.wait_for()  # the widget's parts appear one by one: the what-if row is drawn last
     assert "WorkerCrashedError" in region.locator(".fl-dbg-verdict").inner_text()
     slider = region.get_by_role("slider", name="Virtual time")
     before = _slider_value(slider)
     region.get_by_role("button", name="Previous event").click()
     assert _slider_value(slider) == before - 1
-    region.get_by_role("button", name="Remove fault crash square#2/1 step=0").click()
+    remove.click()
     region.locator(".fl-dbg-verdict", has_text="The run returned [0, 1, 4].").wait_for(timeout=60_000)
     assert traffic.off_site() == []
 
