@@ -9,6 +9,7 @@ with its comm to the kernel. No custom widget front end, no lab extension.
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -91,7 +92,13 @@ class Debugger:
     def rerun(self, schedule: tuple[str, ...]) -> Snapshot:
         """Run the schedule again (deterministic) and redraw everything in place."""
         self.message.value = ""
-        self.snap = self.source.run(schedule)
+        try:
+            self.snap = self.source.run(schedule)
+        except Exception as e:  # a bug of ours, or code that broke between runs: say so, keep the view
+            self.message.value = (
+                f'<p class="fl-dbg-bad">The re-run failed: {escape(f"{type(e).__name__}: {e}")}</p>'
+            )
+            return self.snap
         # The view first, the verdict last: the front end moves focus to the new verdict once
         # both are in (a screen reader then reads it), and a test that waits for the verdict
         # finds the view already redrawn.

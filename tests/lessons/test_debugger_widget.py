@@ -65,3 +65,15 @@ def test_a_failing_check_in_a_notebook_carries_the_debugger(monkeypatch):
     assert "pipeline-finishes holds" in result.debugger.head.value
     exec(instrument((REPO / "exercises/fault00/reference.py").read_text(), "<cell>"), namespace)
     assert notebook.check("fault00").debugger is None  # a pass has nothing to debug
+
+
+def test_a_local_jupyter_gets_the_front_end_once(monkeypatch):
+    from faultlines.debugger import frontend
+
+    monkeypatch.setitem(frontend._shown, "local", False)
+    shown: list = []
+    frontend.ensure(shown.append)
+    frontend.ensure(shown.append)
+    assert len(shown) == 1
+    html = shown[0].data
+    assert html.startswith("<style>") and "<script>" in html and "faultLinesDebugger" in html
