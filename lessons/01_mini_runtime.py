@@ -87,23 +87,26 @@ ray.shutdown()
 # all six squares? When does the run finish?
 
 # %%
+# faultlines/stories/squares.py
 from miniray.cluster_utils import Cluster
 
 
-def squares():
+def squares(n: int = 6, max_retries: int = 3) -> list[int]:
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
     cluster.add_node(num_cpus=2)  # node:1
     cluster.add_node(num_cpus=2)  # node:2
     ray.init(address=cluster.address)
 
-    @ray.remote
+    @ray.remote(max_retries=max_retries)  # 3 is Ray's default for tasks
     def square(x):
-        time.sleep(1)
+        time.sleep(1)  # one second of virtual time
         return x * x
 
-    return ray.get([square.remote(i) for i in range(6)])
+    refs = [square.remote(i) for i in range(n)]
+    return ray.get(refs)
 
 
+# %%
 clean = sim.run(squares, seed=0)
 broken = sim.run(squares, seed=0, faults=["kill_node node:1 at=1.5"])
 print("without the fault:", clean.value, "at t =", clean.virtual_time, "s")

@@ -23,10 +23,12 @@ import miniray as ray
 from faultlines.timeline import from_trace, render_text
 from miniray import sim
 
-OUTAGE_S = 2.5
+# %%
+# faultlines/stories/retries.py
+OUTAGE_S = 2.5  # the quotes API resets every connection for the first 2.5 virtual seconds
 
 
-def fetch_quote(max_retries=3, retry_exceptions=False):
+def fetch_quote(max_retries: int = 3, retry_exceptions: bool | list = False) -> dict:
     ray.init(num_cpus=1)
 
     @ray.remote(max_retries=max_retries, retry_exceptions=retry_exceptions)
@@ -39,6 +41,7 @@ def fetch_quote(max_retries=3, retry_exceptions=False):
     return ray.get(quote.remote("A-17"))
 
 
+# %%
 def report(run):
     """What ray.get gave, how many attempts ran, and the run's lanes."""
     attempts = run.log_text.count("task.start")
@@ -71,13 +74,14 @@ report(sim.run(lambda: fetch_quote(retry_exceptions=[ConnectionResetError]), see
 
 
 # %%
-def parse_order(retry_exceptions=True):
+# faultlines/stories/retries.py
+def parse_order(retry_exceptions: bool | list = True) -> dict:
     ray.init(num_cpus=1)
 
-    @ray.remote(retry_exceptions=retry_exceptions)
+    @ray.remote(retry_exceptions=retry_exceptions)  # max_retries: Ray's default, 3
     def parse(line):
         time.sleep(0.5)
-        qty, sku = line.split(",")
+        qty, sku = line.split(",")  # a malformed line fails the same way every time
         return {"sku": sku, "qty": int(qty)}
 
     return ray.get(parse.remote("3;A-17"))
@@ -92,16 +96,17 @@ report(sim.run(lambda: parse_order(retry_exceptions=[ConnectionError]), seed=0))
 # This worker process dies (`os._exit(1)`). No `retry_exceptions` is set. **Predict.**
 
 # %%
+# faultlines/stories/retries.py
 import os
 
 
-def crash_worker(max_retries=3):
+def crash_worker(max_retries: int = 3) -> int:
     ray.init(num_cpus=1)
 
     @ray.remote(max_retries=max_retries)
     def work():
         time.sleep(0.5)
-        os._exit(1)
+        os._exit(1)  # the worker process dies: a system failure
 
     return ray.get(work.remote())
 
@@ -131,7 +136,7 @@ retry_cost_widget()
 # `ratio` tokens, each retry spends one. Change `p` to 0.9 and compare.
 
 # %%
-from faultlines.models.retry_budget import budgeted_retries, per_task_retries
+from faultlines.stories.retry_budget import budgeted_retries, per_task_retries
 
 p = 0.6
 per_task = sim.run(lambda: per_task_retries(200, p, 3), seed=0).value

@@ -25,7 +25,9 @@ from faultlines.timeline import from_trace, render_text
 from miniray import sim
 from miniray.cluster_utils import Cluster
 
-BIG = 200_000
+# %%
+# faultlines/stories/lineage.py
+BIG = 200_000  # bytes
 
 
 def small_cluster():
@@ -36,7 +38,7 @@ def small_cluster():
     return cluster, node
 
 
-def node_loss():
+def node_loss() -> dict[str, str]:
     cluster, node = small_cluster()
 
     @ray.remote(resources={"w": 0.1})
@@ -51,7 +53,7 @@ def node_loss():
 
     @ray.remote(resources={"w": 0.1})
     def count(data):
-        return len(data)
+        return len(data)  # a small result: stored inline, with its owner
 
     @ray.remote(resources={"w": 0.1}, max_retries=0)
     def snapshot():
@@ -60,16 +62,16 @@ def node_loss():
 
     @ray.remote(resources={"w": 0.1})
     def stash():
-        return [ray.put(bytes(BIG))]
+        return [ray.put(bytes(BIG))]  # owned by this task's worker, on the node that will die
 
     cleaned = clean.remote(load.remote())
     rows = count.remote(cleaned)
     snap = snapshot.remote()
     [stashed] = ray.get(stash.remote())
-    table = ray.put(bytes(BIG))
+    table = ray.put(bytes(BIG))  # put by the driver: stored on the driver's node (the head)
     ray.get([cleaned, rows, snap, stashed, table])
 
-    cluster.remove_node(node)  # kill the node
+    cluster.remove_node(node)  # the node dies with its object store
     cluster.add_node(num_cpus=2, resources={"w": 1})  # a replacement joins
 
     after = {}
@@ -113,7 +115,9 @@ print("\n".join(line for line in loss.log_text.splitlines() if "reconstruct" in 
 
 
 # %%
-def actor_state(max_restarts=1, max_task_retries=1):
+# faultlines/stories/lineage.py
+def actor_state(max_restarts: int = 1, max_task_retries: int = 1) -> tuple[int, int | str]:
+    """An actor's output is rebuilt by calling the method again, on a restarted actor."""
     cluster, node = small_cluster()
 
     @ray.remote(resources={"w": 0.1}, max_restarts=max_restarts, max_task_retries=max_task_retries)
@@ -126,16 +130,17 @@ def actor_state(max_restarts=1, max_task_retries=1):
             return self.n
 
         def report(self):
-            return self.n.to_bytes(4, "big") + bytes(BIG)
+            return self.n.to_bytes(4, "big") + bytes(BIG)  # the count, in a big payload
 
-    counter = Counter.remote()
+    counter = Counter.remote()  # type: ignore[attr-defined]  # @ray.remote made it an actor class
     ray.get([counter.incr.remote() for _ in range(3)])
     report = counter.report.remote()
     before = int.from_bytes(ray.get(report)[:4], "big")
+
     cluster.remove_node(node)
     cluster.add_node(num_cpus=2, resources={"w": 1})
     try:
-        after = int.from_bytes(ray.get(report)[:4], "big")
+        after: int | str = int.from_bytes(ray.get(report)[:4], "big")
     except ray.exceptions.RayError as error:
         after = type(error).__name__
     return before, after
@@ -151,27 +156,29 @@ print("Ray's defaults (0, 0):", sim.run(lambda: actor_state(0, 0), seed=0).value
 # **Predict** how many rows the table holds. Then set `idempotent=True`.
 
 # %%
+# faultlines/stories/lineage.py
 from miniray.liveness.services import Services
 
 
-def side_effect(idempotent=False):
+def side_effect(idempotent: bool = False) -> dict[str, int]:
+    """A task records a payment, then its output is lost: reconstruction runs the body again."""
     cluster, node = small_cluster()
-    services = Services()
+    services = Services()  # a simulated database outside the cluster
 
     @ray.remote(resources={"w": 0.1})
     def settle(order):
-        time.sleep(1)
+        time.sleep(1)  # talks to the payment provider
         if idempotent:
-            services.db.upsert("payments", order, 100)
+            services.db.upsert("payments", order, 100)  # keyed by the order: a rerun overwrites
         else:
-            services.db.insert("payments", f"{order} at t={sim.now():g}", 100)
-        return bytes(BIG)
+            services.db.insert("payments", f"{order} at t={sim.now():g}", 100)  # a new row per run
+        return bytes(BIG)  # the receipt, big enough to live in the node's store
 
     receipt = settle.remote("order-17")
     ray.get(receipt)
     cluster.remove_node(node)
     cluster.add_node(num_cpus=2, resources={"w": 1})
-    ray.get(receipt)
+    ray.get(receipt)  # rebuilt from lineage: settle runs again
     return services.db.rows("payments")
 
 

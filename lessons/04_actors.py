@@ -25,7 +25,7 @@ import os
 import ipywidgets  # noqa: F401  (the browser lab loads what a cell imports; the widgets need it)
 
 import miniray as ray
-from faultlines.models.actor_lives import run_counter
+from faultlines.stories.actor_lives import run_counter
 from faultlines.widgets.actor_lives import ActorLivesLab
 from miniray import sim
 from miniray.liveness.services import Services

@@ -23,7 +23,7 @@
 import ipywidgets  # noqa: F401  (the browser lab loads what a cell imports; the widgets need it)
 
 import miniray as ray
-from faultlines.models.payments import CardProcessor, mktemp
+from faultlines.stories.payments import CardProcessor, mktemp
 from faultlines.widgets.idempotency import IdempotencyLab
 from miniray import sim
 from miniray.liveness.services import Services

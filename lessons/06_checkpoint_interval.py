@@ -26,7 +26,7 @@ import ipywidgets  # noqa: F401  (the browser lab loads what a cell imports; the
 
 import miniray as ray
 from faultlines.models import checkpoint_interval as model
-from faultlines.models import checkpoint_sim
+from faultlines.stories import checkpoint_sim
 from faultlines.widgets.checkpoint_interval import CheckpointLab
 from miniray import sim
 from miniray.liveness.services import Services
@@ -89,7 +89,7 @@ ray.shutdown()
 # %% [markdown]
 # ## Step 2: random failures
 #
-# Real failures do not wait for you. `faultlines.models.checkpoint_sim.run_job` runs the same
+# Real failures do not wait for you. `faultlines.stories.checkpoint_sim.run_job` runs the same
 # job with worker kills at the times of a Poisson process, drawn from a seed.
 #
 # **Predict:** at 0.02 failures per hour, how many of 20 runs of the 10-hour job see a failure?

@@ -25,7 +25,7 @@ import ipywidgets  # noqa: F401  (named in a cell so the browser's kernel loads 
 
 import miniray as ray
 from faultlines.models import optimistic
-from faultlines.models.attribution import BAD_INPUT_ROWS, GOOD_ROWS, run_batch
+from faultlines.stories.attribution import BAD_INPUT_ROWS, GOOD_ROWS, run_batch
 from faultlines.widgets.packing_curve import packing_widget
 from miniray import context, sim
 from miniray.cluster_utils import Cluster
@@ -227,7 +227,7 @@ for counter in ("none", "all failures", "retryable only"):
 # %% [markdown]
 # The malformed rows failed at once, so the node that ran the first one was free again first
 # and got the next bad row too. The naive counter (`CountEveryFailure`, in
-# `faultlines.models.attribution`) counted those `ValueError`s against that node and
+# `faultlines.stories.attribution`) counted those `ValueError`s against that node and
 # blacklisted a healthy machine: the batch took longer on two nodes. miniray's `Attribution`
 # counts only failures whose class is retryable, plus workers and nodes dying. An error caused
 # by the input says nothing about the node.

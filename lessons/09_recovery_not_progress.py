@@ -24,7 +24,7 @@
 import ipywidgets  # noqa: F401  (named in a cell so the browser's kernel loads it for the widget)
 
 import miniray as ray
-from faultlines.models.pg_recovery import SeedCase, recovery_latency
+from faultlines.stories.pg_recovery import SeedCase, recovery_latency
 from faultlines.widgets.pg_queue import queue_policy_widget
 from miniray import placement, sim
 from miniray.cluster_utils import Cluster

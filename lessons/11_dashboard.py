@@ -24,7 +24,7 @@ import ipywidgets  # noqa: F401  (the lab loads a package only once a cell impor
 from IPython.display import HTML, display
 
 import miniray as ray
-from faultlines.models import spill
+from faultlines.stories import spill
 from faultlines.widgets import statechart
 from faultlines.widgets.spill_cliff import SpillCliffWidget
 from miniray import sim

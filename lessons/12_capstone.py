@@ -16,7 +16,7 @@
 # One workload, seven boundaries, each broken on purpose. The workload: a three-stage feature
 # pipeline (load 20 s, clean 40 s, featurize 60 s, each leaving a 1 GB block in the object
 # store) feeding a trainer actor that trains 20 steps of 10 s and checkpoints every 5 steps.
-# The runs live in `faultlines.models.capstone_runs`: read them, change them, rerun them.
+# The runs live in `faultlines.stories.capstone_runs`: read them, change them, rerun them.
 #
 # Two rows use course models, because miniray has neither: a checkpoint that reads back
 # corrupt, and a replacement node that joins after an autoscaler's delay.
@@ -27,8 +27,8 @@ from dataclasses import replace
 import ipywidgets  # noqa: F401  (the lab loads a package only once a cell imports it by name)
 from IPython.display import HTML, display
 
-from faultlines.models import capstone_runs as runs
 from faultlines.models import failure_table as ft
+from faultlines.stories import capstone_runs as runs
 from faultlines.widgets.failure_table import FailureTableWidget, table_html
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ..models import spill
+from ..stories import spill
 from . import svgplot
 
 
