@@ -218,3 +218,17 @@ for materialize in (False, True):
     print(
         f"materialize={materialize}: done at t = {run.value:g} s, {run.value - 12 * 40:g} s more than a clean run"
     )
+
+# %% [markdown]
+# ## Try this
+#
+# The lesson page says what to expect from each.
+#
+# 1. **Allow retries.** Give `snapshot` `max_retries=1` in `node_loss` and run it again.
+# 2. **Move the owner.** Replace `stash` with a driver-side `ray.put`.
+# 3. **Take away the retry.** Run `actor_state(1, 0)` (the cell below does it).
+# 4. **Make it idempotent.** Run `side_effect(idempotent=True)`.
+# 5. **Lose an early stage.** In the calculator, set the lost stage to 2.
+
+# %%
+print("restart without a method retry:", sim.run(lambda: actor_state(1, 0), seed=0).value)

@@ -137,10 +137,14 @@ for rate in (0.02, 0.2):
 # numbers under the plot repeat them as text. Press **Run the job in miniray** to put measured
 # points on the plot: each averages that many runs at one interval.
 #
-# **Try this.**
-# 1. Set 0.2 failures per hour: the bottom of the U moves left, to about 17 minutes.
-# 2. Set the checkpoint cost to 300 s: the bottom moves right and gets deeper.
-# 3. Press the button with 50 runs, then with 500: the error bars shrink about 3 times.
+# ## Try this
+#
+# The lesson page says what to expect from each.
+#
+# 1. **Failures ten times as frequent.** Set the failure rate to 0.2, then press the button.
+# 2. **Expensive checkpoints.** Set the checkpoint cost to 300 s.
+# 3. **Fewer runs.** Press the button with 50 runs per point, then with 500.
+# 4. **Kill just after a checkpoint.** In Step 1, set `kill_at_h=5.05`.
 
 # %%
 lab = CheckpointLab()

@@ -41,6 +41,7 @@ class BatchRun:
     results: tuple[str, ...]  # each row's value or error class
     report: tuple[dict, ...]  # per node: failures, successes, blacklisted
     blacklisted: tuple[str, ...]
+    log_text: str = ""  # the run's attempts: starts, errors and finishes, one line each
 
 
 def run_batch(
@@ -84,6 +85,9 @@ def run_batch(
             results=tuple(results),
             report=tuple(attribution.report()),
             blacklisted=tuple(sorted(attribution.blacklisted)) if make is not None else (),
+            log_text="\n".join(
+                r.line() for r in sim.event_log() if r.kind in ("task.start", "task.error", "task.finish")
+            ),
         )
     finally:
         miniray.shutdown()

@@ -79,15 +79,21 @@ def _horizon_h(work_h: float, interval_h: float, rate_per_h: float, cost_h: floa
 
 
 def run_job(
-    work_h: float, interval_h: float, rate_per_h: float, cost_h: float, seed: int, keep_log: bool = False
+    work_h: float,
+    interval_h: float,
+    rate_per_h: float,
+    cost_h: float,
+    seed: int | None,
+    keep_log: bool = False,
+    kills_h: list[float] | None = None,
 ) -> JobRun:
-    """Run the job once in a fresh miniray cluster; the seed fixes its failure times."""
+    """Run the job once in a fresh miniray cluster; the seed fixes its failure times, unless
+    `kills_h` places them by hand (hours on the clock)."""
     parts = [s * HOUR_S for s in segments(work_h, interval_h)]
     cost_s = cost_h * HOUR_S
     horizon = _horizon_h(work_h, interval_h, rate_per_h, cost_h)
-    kills = [
-        sim.Fault("kill_worker", "node:0", at=t * HOUR_S) for t in failure_times(seed, rate_per_h, horizon)
-    ]
+    times = kills_h if kills_h is not None else failure_times(seed or 0, rate_per_h, horizon)
+    kills = [sim.Fault("kill_worker", "node:0", at=t * HOUR_S) for t in times]
     store = Services()
 
     def scenario() -> tuple[float, int]:
@@ -106,7 +112,7 @@ def run_job(
         finished = ray.get(job.remote())
         return sim.now(), finished
 
-    run = sim.run(scenario, seed=seed, faults=kills)
+    run = sim.run(scenario, seed=seed or 0, faults=kills)
     if run.error is not None:
         raise RuntimeError(f"the checkpointed job failed (replay: {run.token()}): {run.error!r}")
     wall_s, finished = run.value
@@ -116,7 +122,7 @@ def run_job(
     written = len(store.of(op="upsert", outcome="ok"))
     assert finished == len(parts), "the job returned before saving every segment"
     log = run.log_text if keep_log else ""
-    return JobRun(seed, interval_h, wall_s / HOUR_S, failures, written, wall_s / HOUR_S - work_h, log)
+    return JobRun(seed or 0, interval_h, wall_s / HOUR_S, failures, written, wall_s / HOUR_S - work_h, log)
 
 
 def clock(seconds: float) -> str:

@@ -45,20 +45,21 @@ def describe(c: Cliff) -> tuple[str, str]:
     fast = next(m for p, m in c.disks[FAST_DISK_MB_S] if p.inputs.live_gb == c.seed.live_gb)
     fits = _last_fit(seed_pairs)
     pairs = [pair for runs in c.disks.values() for pair in runs]
-    agree = sum(abs(p.elapsed_s - m.elapsed_s) < 1e-6 for p, m in pairs)
+    agree = sum(abs(p.disk_seconds - m.disk_seconds) < 1e-6 for p, m in pairs)
     alt = (
-        f"Step chart of the seconds {c.seed.readers} readers take, against the GB already live in "
+        f"Step chart of the seconds of disk reads {c.seed.readers} readers need, the least time one "
+        f"disk can serve them in, against the GB already live in "
         f"a {c.seed.store_gb:g} GB store before one more {c.seed.extra_gb:g} GB block lands. Up to "
         f"{fits:g} GB it is 0 s for both disks: everything stays in memory. Past that the oldest "
-        f"block spills and the readers take {at_seed.elapsed_s:g} s with a "
-        f"{c.seed.disk_mb_s:g} MB/s disk and {fast.elapsed_s:g} s with a {FAST_DISK_MB_S:g} MB/s "
+        f"block spills and the readers need {at_seed.disk_seconds:g} s with a "
+        f"{c.seed.disk_mb_s:g} MB/s disk and {fast.disk_seconds:g} s with a {FAST_DISK_MB_S:g} MB/s "
         f"one. {agree} of miniray's {len(pairs)} measured points sit on the model's lines."
     )
     caption = (
         f"Nothing degrades gradually: at {fits:g} GB live the new block fits, at "
         f"{c.seed.live_gb:g} GB (the page's case) one {c.seed.block_gb:g} GB block goes to disk "
-        f"and every read of it costs {at_seed.read_s:g} s, so {c.seed.readers} readers on "
-        f"{c.seed.cpus} CPUs take {at_seed.elapsed_s:g} s. A faster disk lowers the cliff; only "
+        f"and every read of it costs {at_seed.read_s:g} s, so {c.seed.readers} readers need "
+        f"{at_seed.disk_seconds:g} s of the one disk, whatever the CPUs. A faster disk lowers the cliff; only "
         f"headroom in the store removes it."
     )
     return alt, caption
@@ -75,7 +76,7 @@ def draw(c: Cliff, ink: Ink) -> Figure:
         xs = [p.inputs.live_gb for p, _ in pairs]
         ax.step(
             xs,
-            [p.elapsed_s for p, _ in pairs],
+            [p.disk_seconds for p, _ in pairs],
             where="mid",
             color=colour,
             ls=ls,
@@ -84,7 +85,7 @@ def draw(c: Cliff, ink: Ink) -> Figure:
         )
         ax.plot(
             xs,
-            [m.elapsed_s for _, m in pairs],
+            [m.disk_seconds for _, m in pairs],
             marker,
             color=colour,
             ms=5,
@@ -96,7 +97,7 @@ def draw(c: Cliff, ink: Ink) -> Figure:
         c.seed.live_gb - 0.4, ax.get_ylim()[1] * 0.5, "page's case", color=ink.muted, ha="right", fontsize=9
     )
     ax.set_xlabel(f"GB live before a {c.seed.extra_gb:g} GB block lands ({c.seed.store_gb:g} GB store)")
-    ax.set_ylabel(f"seconds for {c.seed.readers} readers")
+    ax.set_ylabel(f"disk seconds, {c.seed.readers} readers")
     ax.grid(True, lw=0.6)
     ax.legend(loc="upper left")
     fig.tight_layout()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 import textwrap
 
+from conformance.recorded_view import compare
 from faultlines.stories import squares as story
 from faultlines.timeline import observe, render_text
 
@@ -41,6 +43,25 @@ def _start_of(log: str, attempt: str) -> str:
     return f"{float(line.split()[0]):g}"
 
 
+def _worker_cpus(log: str) -> list[float]:
+    """The CPUs of each node that has some, from the run's node.add lines."""
+    found = re.findall(r"node\.add .*resources=\{CPU:([0-9.]+)", log)
+    return [float(c) for c in found if float(c) > 0]
+
+
+def _again(ran: bool) -> str:
+    return "ran again" if ran else "did not run again"
+
+
+# The story as real Ray 2.60 ran it (tests/conformance/scenarios/lesson01_node_loss.py).
+RAY_ROWS = [
+    ("`ray.get` returned", lambda o: f"{o['values']}" if o["error"] is None else o["error"]),
+    ("the task running on the lost node", lambda o: _again(o["running_there_ran_again"])),
+    ("a task that had finished on it", lambda o: _again(o["finished_there_ran_again"])),
+    ("with `max_retries=0`, `ray.get` raised", lambda o: f"`{o['max_retries_0']['error']}`"),
+]
+
+
 def numbers() -> dict[str, str]:
     clean = observe(story.squares, seed=0)
     broken = observe(story.squares, seed=0, faults=[FAULT])
@@ -50,7 +71,13 @@ def numbers() -> dict[str, str]:
     no_retry = observe(functools.partial(story.squares, max_retries=0), seed=0, faults=[FAULT])
     eight = observe(functools.partial(story.squares, n=8), seed=0, faults=[FAULT])
     local = observe(four_on_two_cpus, seed=0)
+    ray = compare("lesson01_node_loss", RAY_ROWS)
+    defaults = inspect.signature(story.squares).parameters
     return {
+        "ray_table": ray.table(),
+        "tasks": str(defaults["n"].default),
+        "worker_nodes": str(len(_worker_cpus(clean.run.log_text))),
+        "cpus": f"{_worker_cpus(clean.run.log_text)[0]:g}",
         "story_code": inspect.getsource(story.squares).rstrip(),
         "fault": FAULT,
         "fault_at": "1.5",

@@ -1,5 +1,5 @@
-"""Numbers and blocks for lesson 2's page: the retry stories run on miniray, the retry arithmetic,
-the retry budget measured on miniray, and the OOM cascade on miniray's memory monitor."""
+"""Numbers and blocks for lesson 2's page: the quote story run on miniray and as real Ray recorded
+it, the retry arithmetic, and the retry budget measured on miniray."""
 
 from __future__ import annotations
 
@@ -7,20 +7,44 @@ import functools
 import inspect
 import textwrap
 
+from conformance.recorded_view import compare
 from faultlines.models.retries import budget_cost, retry_cost
-from faultlines.stories import oom
 from faultlines.stories import retries as story
 from faultlines.timeline import observe, render_text
 from faultlines.widgets.retry_cost import measure
-from miniray.memory import oom_retry_delay_s
 
 
 def _log(text: str) -> str:
     return textwrap.dedent("\n".join(line for line in text.splitlines() if "object.free" not in line))
 
 
+def _first_error_s(log: str) -> float:
+    return next(float(line.split()[0]) for line in log.splitlines() if " task.error " in line)
+
+
 def _error(observed) -> str:
     return type(observed.run.error).__name__
+
+
+def _starts(log: str) -> list[str]:
+    return [f"{float(line.split()[0]):g}" for line in log.splitlines() if " task.start " in line]
+
+
+def _gaps(o: dict) -> str:
+    return "about a second apart" if o["retry_listed"]["attempts_about_1s_apart"] else "not a second apart"
+
+
+# The story as real Ray 2.60 ran it (tests/conformance/scenarios/lesson02_quote_outage.py).
+RAY_ROWS = [
+    ("attempts, `max_retries=3` alone", lambda o: str(o["default"]["attempts"])),
+    ("`ray.get` raised", lambda o: f"`{o['default']['result']['error']['class']}`"),
+    (
+        "caught by `except ConnectionResetError`",
+        lambda o: "yes" if o["default"]["error_is_a_connection_reset_error"] else "no",
+    ),
+    ("attempts, `retry_exceptions=[ConnectionResetError]`", lambda o: str(o["retry_listed"]["attempts"])),
+    ("time between those attempts", _gaps),
+]
 
 
 def numbers() -> dict[str, str]:
@@ -34,12 +58,14 @@ def numbers() -> dict[str, str]:
     b3, b9 = budget_cost(0.3, 3, 0.1), budget_cost(0.9, 3, 0.1)
     free, capped = measure(0.3, 3, 0.1)
     free9, capped9 = measure(0.9, 3, 0.1)
-    defaults = inspect.signature(oom.cascade).parameters
-    under_run, under = oom.run_cascade()
-    _, honest = oom.run_cascade(hungry_request_gb=defaults["hungry_peak_gb"].default)
-    _, greedy = oom.run_cascade(hungry_peak_gb=15.5)
-    _, strict = oom.run_cascade(max_retries=0)
+    ray = compare("lesson02_quote_outage", RAY_ROWS)
+    listed_starts = _starts(listed.run.log_text)
     return {
+        "ray_table": ray.table(),
+        "ray_attempts": ray.ray("attempts, `max_retries=3` alone"),
+        "max_retries": str(inspect.signature(story.fetch_quote).parameters["max_retries"].default),
+        "request_s": f"{_first_error_s(plain.run.log_text):g}",
+        "listed_starts": ", ".join(listed_starts[:-1]) + " and " + listed_starts[-1],
         "quote_code": inspect.getsource(story.fetch_quote).rstrip(),
         "outage_s": f"{story.OUTAGE_S:g}",
         "quote_log": _log(plain.run.log_text),
@@ -75,26 +101,4 @@ def numbers() -> dict[str, str]:
         "m9_free": f"{free9.attempts_per_task:.3f}",
         "m9_capped": f"{capped9.attempts_per_task:.3f}",
         "measure_tasks": str(free.tasks),
-        "oom_code": inspect.getsource(oom.cascade).rstrip(),
-        "nodes": str(oom.NODES),
-        "node_gb": f"{oom.NODE_GB:g}",
-        "cpus": str(oom.CPUS),
-        "normals": str(oom.NORMALS),
-        "normal_gb": f"{oom.NORMAL_GB:g}",
-        "hungry_request": f"{defaults['hungry_request_gb'].default:g}",
-        "hungry_peak": f"{defaults['hungry_peak_gb'].default:g}",
-        "oom_log": _log(under.story),
-        "oom_value": repr(under_run.value),
-        "oom_kills": str(under.kills),
-        "oom_hungry_kills": str(under.hungry_kills),
-        "oom_wasted": f"{under.wasted_s:g}",
-        "oom_end": f"{under.end_s:g}",
-        "oom_first_delay": f"{oom_retry_delay_s(0, 1000):g}",
-        "oom_second_delay": f"{oom_retry_delay_s(1, 1000):g}",
-        "honest_kills": str(honest.kills),
-        "honest_end": f"{honest.end_s:g}",
-        "greedy_kills": str(greedy.kills),
-        "greedy_hungry_kills": str(greedy.hungry_kills),
-        "strict_kills": str(strict.kills),
-        "strict_hungry_kills": str(strict.hungry_kills),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conformance.recorded_view import compare
 from faultlines.stories.actor_lives import DIED, UNAVAILABLE, run_counter, timeline
 
 # The conformance suite's recording of real Ray 2.60 running the same kinds of actor scenarios.
@@ -32,10 +33,24 @@ def _doc_example() -> dict[str, str]:
     }
 
 
+# The story as real Ray 2.60 ran it (tests/conformance/scenarios/lesson04_counter_forgets.py).
+RAY_ROWS = [
+    ("what the calls returned", lambda o: " ".join(str(v) for v in o["returned"])),
+    ("errors the caller saw", lambda o: str(o["errors"])),
+    ("times `__init__` ran", lambda o: str(o["init_runs"])),
+    ("the count at the end", lambda o: str(o["final_count"])),
+]
+
+
 def _story() -> dict[str, str]:
+    ray = compare("lesson04_counter_forgets", RAY_ROWS)
     lost = run_counter(**STORY)
     saved = run_counter(**STORY, checkpoint_every=CHECKPOINT_EVERY)
     return {
+        "ray_table": ray.table(),
+        "calls": str(STORY["calls"]),
+        "crash_every": str(STORY["crash_every"]),
+        "max_restarts": str(STORY["max_restarts"]),
         "story_lines": lost.lines(),
         "story_timeline": timeline(lost.log_text),
         "story_answered": str(len(lost.values)),

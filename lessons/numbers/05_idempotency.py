@@ -5,16 +5,30 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conformance.recorded_view import compare
 from faultlines.stories.payments import FIXES, STEPS, grid, settle
 
 RECORDED = Path(__file__).resolve().parents[2] / "tests/conformance/recorded/ray-2.60.0.json"
 
 
+# The story as real Ray 2.60 ran it (tests/conformance/scenarios/lesson05_double_charge.py).
+RAY_ROWS = [
+    (
+        "`ray.get` returned",
+        lambda o: f"`{o['result']['value']!r}`" if "value" in o["result"] else str(o["result"]),
+    ),
+    ("attempts", lambda o: str(o["attempts"])),
+    ("charges the processor holds", lambda o: ", ".join(o["charges"])),
+]
+
+
 def _story() -> dict[str, str]:
+    ray = compare("lesson05_double_charge", RAY_ROWS)
     run = settle("append")  # the first attempt dies after charging, before returning
     clean = settle("append", step=None)
     early = settle("append", step=0)
     return {
+        "ray_table": ray.table(),
         "story_effects": run.effects.rstrip("\n"),
         "story_timeline": run.timeline(),
         "story_result": run.result,

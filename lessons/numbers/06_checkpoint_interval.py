@@ -1,7 +1,9 @@
-"""Numbers on lesson 6's page: seed 001's worked examples, the optima, and runs in miniray."""
+"""Numbers on lesson 6's page: the worked examples, the optima, runs in miniray, and the recorded
+Ray scenario closest to the story (a task retried after its worker died)."""
 
 from __future__ import annotations
 
+from conformance.recorded_view import compare
 from faultlines.models import checkpoint_interval as model
 from faultlines.stories import checkpoint_sim as sim
 
@@ -117,8 +119,40 @@ def _measured() -> dict[str, str]:
     }
 
 
+# Ray cannot run ten virtual hours with random kills here; its half of the story (a task whose
+# worker died runs again, about a second later) is tests/conformance/scenarios/task_worker_death.py.
+RAY_ROWS = [
+    (
+        "a task whose worker dies on every attempt, default options",
+        lambda o: f"{o['default']['runs']} runs, then `{o['default']['result']['error']['class']}`",
+    ),
+    ("the same with `max_retries=2`", lambda o: f"{o['max_retries_2']['runs']} runs"),
+    (
+        "time between attempts",
+        lambda o: "about a second" if o["default"]["attempts_about_1s_apart"] else "other",
+    ),
+]
+
+
+def _inputs() -> dict[str, str]:
+    step1 = sim.run_job(WORK_H, 1.0, RATE, COST_H, None, keep_log=False, kills_h=[STEP1_KILL_H])
+    return {
+        "ray_table": compare("task_worker_death", RAY_ROWS).table(),
+        "work_h": f"{WORK_H:g}",
+        "cost_s": f"{COST_S:g}",
+        "rate": f"{RATE:g}",
+        "high_rate": f"{HIGH_RATE:g}",
+        "rate_pct": f"{100 * RATE:g}",
+        "high_rate_pct": f"{100 * HIGH_RATE:g}",
+        "rate_ratio": f"{HIGH_RATE / RATE:g}",
+        "sqrt_ratio": f"{(HIGH_RATE / RATE) ** 0.5:.1f}",
+        "step1_wall": sim.clock(step1.wall_h * 3600),
+        "step1_saved": str(int(STEP1_KILL_H // (1 + COST_H))),
+    }
+
+
 def numbers() -> dict[str, str]:
-    return _story() | _examples() | _measured()
+    return _story() | _examples() | _measured() | _inputs()
 
 
 if __name__ == "__main__":

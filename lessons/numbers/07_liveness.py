@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
+
+from conformance.recorded_view import compare
 from faultlines.stories import detection as det
 from faultlines.stories.zombie import run_story
 
@@ -13,8 +16,36 @@ def _s(value: float) -> str:
     return f"{value:g}"
 
 
+PAUSE_EXAMPLE_S = 12.0  # the pause the page reasons about and "Change one thing" moves
+
+# Ray cannot pause a node here; the closest recorded scenario loses a node mid-task
+# (tests/conformance/scenarios/lesson01_node_loss.py): Ray re-runs the task elsewhere.
+RAY_ROWS = [
+    (
+        "a task running on a node Ray lost",
+        lambda o: "ran again on another node" if o["running_there_ran_again"] else "did not run again",
+    ),
+    ("`ray.get` returned", lambda o: "every value, no error" if o["error"] is None else o["error"]),
+]
+
+
 def numbers() -> dict[str, str]:
-    out: dict[str, str] = {"interval": _s(INTERVAL_S), "threshold": str(THRESHOLD)}
+    story = inspect.signature(run_story).parameters
+    out: dict[str, str] = {
+        "interval": _s(INTERVAL_S),
+        "threshold": str(THRESHOLD),
+        "ray_table": compare("lesson01_node_loss", RAY_ROWS).table(),
+        "story_pause_s": _s(story["pause_s"].default),
+        "story_pause_at": _s(story["pause_at"].default),
+        "story_work_s": _s(story["work_s"].default),
+        "story_wake": _s(story["pause_at"].default + story["pause_s"].default),
+        "crash_at": _s(CRASH_AT),
+        "hang_at": _s(HANG_AT),
+        "pause_at": _s(PAUSE_AT),
+        "pause_s": _s(PAUSE_S),
+        "pause_example_s": _s(PAUSE_EXAMPLE_S),
+        "verdict_work_s": _s(inspect.signature(det.run_fault).parameters["work_s"].default),
+    }
     crash = det.run_fault("crash", at=CRASH_AT, interval_s=INTERVAL_S, threshold=THRESHOLD)
     hang = det.run_fault("hang", at=HANG_AT, interval_s=INTERVAL_S, threshold=THRESHOLD)
     pause = det.run_fault("pause", at=PAUSE_AT, pause_s=PAUSE_S, interval_s=INTERVAL_S, threshold=THRESHOLD)
@@ -43,7 +74,7 @@ def numbers() -> dict[str, str]:
     out["hang_best"] = _s(d.hang_best_s)
     out["hang_worst"] = _s(d.hang_worst_s)
     out["hang_mean"] = _s(d.hang_mean_s)
-    out["pause_12_pct"] = f"{100 * d.presumed_dead_probability(12):.0f}"
+    out["pause_12_pct"] = f"{100 * d.presumed_dead_probability(PAUSE_EXAMPLE_S):.0f}"
     strict = det.detection(INTERVAL_S, 1)
     out["t1_hang_worst"] = _s(strict.hang_worst_s)
     lax = det.detection(INTERVAL_S, 6)

@@ -1,59 +1,54 @@
-"""Numbers on lesson 8's page: packing runs, the two-loop model, the attribution batches, and the
-head node's loss, run on miniray and as real Ray 2.60 recorded it (tests/conformance)."""
+"""Numbers on lesson 8's page: the bad-machine batches, packing runs and the admission window on
+miniray; the bad machine and the head node's loss as real Ray 2.60 recorded them (tests/conformance)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+import inspect
+import textwrap
 
-import miniray
-from faultlines.models import optimistic
-from faultlines.stories import head_loss, packing
+from conformance.recorded_view import compare
+from faultlines.stories import packing
+from faultlines.stories.admission import flood, peak_in_flight
 from faultlines.stories.attribution import BAD_INPUT_ROWS, GOOD_ROWS, run_batch
 from miniray import sim
-from miniray.cluster_utils import Cluster
-
-RECORDED = Path(__file__).resolve().parents[2] / "tests/conformance/recorded/ray-2.60.0.json"
-
-
-def _remove_head_refusal() -> str:
-    sim.set_seed(0)
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
-    miniray.init(address=cluster.address)
-    try:
-        cluster.remove_node(cluster.head_node)
-    except ValueError as error:
-        return str(error)
-    finally:
-        miniray.shutdown()
-        cluster.shutdown()
-    raise AssertionError("miniray removed the head node the driver is connected to; Ray refuses")
 
 
 def _seen(outcome: dict) -> str:
     """A recorded outcome in a word: the value, or the error's class."""
-    return outcome["error"]["class"] if "error" in outcome else repr(outcome["value"])
+    return f"`{outcome['error']['class']}`" if "error" in outcome else repr(outcome["value"])
 
 
-def _head_loss() -> dict[str, str]:
-    run = head_loss.run_gcs_loss()
-    recorded = json.loads(RECORDED.read_text())
-    ray = recorded["scenarios"]["head_node_loss"]["gcs_killed"]
-    return {
-        "head_remove_message": _remove_head_refusal(),
-        "head_notes": run.notes,
-        "head_died_at": f"{run.died_at_s:g}",
-        "head_exit_at": f"{run.exit_at_s:g}",
-        "head_timeout": f"{run.exit_at_s - run.died_at_s:g}",
-        "head_exit_message": run.exit_message,
-        "ray_version": recorded["ray"],
-        "ray_running_task": _seen(ray["running_task_after"]),
-        "ray_actor_call": _seen(ray["actor_call_after"]),
-        "ray_new_task": _seen(ray["new_task_after"]),
-        "ray_new_worker_task": _seen(ray["task_needing_new_worker_after"]),
-        "ray_new_actor": _seen(ray["new_actor_after"]),
-        "ray_exit_status": str(ray["driver_exit_status"]),
-    }
+# The story as real Ray 2.60 ran it (tests/conformance/scenarios/lesson08_bad_node.py).
+BAD_NODE_ROWS = [
+    ("rows that failed, healthy nodes up", lambda o: "some" if o["some_rows_failed"] else "none"),
+    ("how many (timing decides)", lambda o: f"{o['_failed_rows']} of 12", False),
+    (
+        "each failed row",
+        lambda o: (
+            "ran four times, always on the bad node"
+            if o["failed_rows_ran_four_times_all_failing"]
+            else "other"
+        ),
+    ),
+    (
+        "the node that ran the most attempts",
+        lambda o: "the bad one" if o["bad_node_ran_the_most_attempts"] else "a healthy one",
+    ),
+    ("`ray.get` raised", lambda o: ", ".join(f"`{e}`" for e in o["errors"])),
+]
+
+# tests/conformance/scenarios/head_node_loss.py: the head's GCS killed under a running job.
+HEAD_ROWS = [
+    ("a running task", lambda o: _seen(o["gcs_killed"]["running_task_after"])),
+    ("a call to a live actor", lambda o: _seen(o["gcs_killed"]["actor_call_after"])),
+    ("a new task, idle worker", lambda o: _seen(o["gcs_killed"]["new_task_after"])),
+    ("a new task needing a new worker", lambda o: _seen(o["gcs_killed"]["task_needing_new_worker_after"])),
+    ("a new actor", lambda o: _seen(o["gcs_killed"]["new_actor_after"])),
+    (
+        "the driver, after the reconnect timeout",
+        lambda o: "exits" if o["gcs_killed"]["exit_says_gcs_unreachable"] else "carries on",
+    ),
+]
 
 
 def numbers() -> dict[str, str]:
@@ -76,12 +71,11 @@ def numbers() -> dict[str, str]:
         first = packing.first_refusal(layouts)
         out[f"{name}_refuses_at"] = f"{100 * first.utilisation:.0f}" if first else "never"
 
-    case = optimistic.run(optimistic.CASE_TASKS, optimistic.CASE_SLOTS, refresh_s=1.0, until=6)
-    out["loops_log"] = "\n".join(case.log)
-    out["loops_rejections"] = str(case.rejections)
-    out["loops_b_start"] = f"{case.started['b']:g}"
-
     none = run_batch(GOOD_ROWS, "none", bad_node=1)
+    lines = textwrap.dedent(none.log_text).splitlines()
+    out["bad_log"] = "\n".join([*lines[:10], f"... {len(lines) - 14} more lines ...", *lines[-4:]])
+    out["bad_failed"] = str(sum(not r.startswith("ok") for r in none.results))
+    out["bad_error"] = next(r for r in none.results if not r.startswith("ok"))
     counted = run_batch(GOOD_ROWS, "all failures", bad_node=1)
     out["bad_rows"] = str(len(GOOD_ROWS))
     out["bad_none_ok"] = str(sum(r.startswith("ok") for r in none.results))
@@ -103,7 +97,19 @@ def numbers() -> dict[str, str]:
     out["input_aware_blacklisted"] = ", ".join(blame["retryable only"].blacklisted) or "nobody"
     out["input_aware_done"] = f"{blame['retryable only'].finished_at:g}"
 
-    out.update(_head_loss())
+    unbounded, windowed = sim.run(flood, seed=0), sim.run(lambda: flood(window=8), seed=0)
+    defaults = inspect.signature(flood).parameters
+    out["flood_tasks"] = str(defaults["tasks"].default)
+    out["flood_cpus"] = str(defaults["cpus"].default)
+    out["flood_peak"] = str(peak_in_flight(unbounded.records))
+    out["window"] = "8"
+    out["window_peak"] = str(peak_in_flight(windowed.records))
+    out["flood_s"] = f"{unbounded.value:g}"
+    out["window_s"] = f"{windowed.value:g}"
+    out["wide_peak"] = str(peak_in_flight(sim.run(lambda: flood(window=50), seed=0).records))
+
+    out["ray_table"] = compare("lesson08_bad_node", BAD_NODE_ROWS).table()
+    out["head_table"] = compare("head_node_loss", HEAD_ROWS).table()
     return out
 
 

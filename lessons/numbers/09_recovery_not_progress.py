@@ -1,13 +1,16 @@
-"""Numbers on lesson 9's page: seed 000's case run on miniray, real Ray 2.60's recording, and the
-seed's own window (quoted from the seed, then reduced to a rate here, so the page types nothing)."""
+"""Numbers on lesson 9's page: the placement-group recovery case study's run on miniray, real Ray
+2.60's recording beside it, and the case study's own window (quoted from it, then reduced to a
+rate here, so the page types nothing)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import textwrap
 from pathlib import Path
 
 import miniray
+from conformance.recorded_view import compare
 from faultlines.stories import pg_recovery
 from faultlines.stories.pg_recovery import SeedCase
 from miniray import sim
@@ -15,7 +18,7 @@ from miniray.placement.manager import ATTEMPT_COST_S
 from miniray.placement.queue import Backoff
 
 RECORDED = Path(__file__).resolve().parents[2] / "tests/conformance/recorded/ray-2.60.0.json"
-# Seed 000's own observation: over one three-second window PG_A's counter went from about 2.38
+# The case study's own observation: over one three-second window PG_A's counter went from about 2.38
 # million to 2.72 million and PG_B's from about 9,700 to 348,000.
 SEED_WINDOW_S = 3.0
 SEED_PG_A = (2_380_000, 2_720_000)
@@ -88,8 +91,44 @@ def _backoff() -> dict[str, str]:
         }
 
 
+CONTRACT_TEST = "test_backoff_keeps_fresh_recovery_first_then_delays_grow"
+
+# The story as real Ray 2.60 ran it (tests/conformance/scenarios/placement_group_starvation.py).
+RAY_ROWS = [
+    (
+        "PG_A after N2 dies",
+        lambda o: (
+            f"{o['after_n2_loss']['pg_a_state']}, retry delay {o['after_n2_loss']['pg_a_retry_delay_ms']:g} ms"
+        ),
+    ),
+    ("its counter", lambda o: "grows" if o["after_n2_loss"]["pg_a_attempts_grow"] else "still"),
+    (
+        "PG_C, its resource free",
+        lambda o: f"{o['pg_c_starved']['state']}, {o['pg_c_starved']['attempts']} attempts",
+    ),
+    (
+        "after N3 dies too",
+        lambda o: (
+            f"both counters grow, PG_C at {o['after_n3_loss']['pg_c_attempts']}"
+            if o["after_n3_loss"]["both_attempts_grow"]
+            else "other"
+        ),
+    ),
+    ("PG_B removed", lambda o: " and ".join(o["after_removing_pg_b"]["created"]) + " created"),
+]
+
+
+def _contract_test() -> str:
+    """The regression test that states backoff's contract, as it stands in the test suite."""
+    path = Path(__file__).resolve().parents[2] / "tests/unit/test_placement_queue.py"
+    source = path.read_text()
+    node = next(n for n in ast.parse(source).body if getattr(n, "name", "") == CONTRACT_TEST)
+    return "\n".join(source.splitlines()[node.lineno - 1 : node.end_lineno])
+
+
 def numbers() -> dict[str, str]:
-    out: dict[str, str] = {}
+    out: dict[str, str] = {"ray_table": compare("placement_group_starvation", RAY_ROWS).table()}
+    out["contract_test"] = _contract_test()
     story, counts = _story()
     out["story_log"] = story
     out.update(counts)

@@ -1,10 +1,16 @@
-"""Numbers on lesson 10's page, from runs of the fleet controller model (seed 002)."""
+"""Numbers on lesson 10's page, from runs of the fleet controller model (the NeMo-RL restart
+notes), and the recorded Ray scenario closest to it (an actor whose process dies)."""
 
 from __future__ import annotations
 
 # The fleet controller is being moved out of miniray; this is the page's one import of it.
+import inspect
+
+from conformance.recorded_view import compare
 from faultlines.fleet import Fleet
+from faultlines.fleet.controller import FleetConfig
 from faultlines.models import fleet_health as fh
+from faultlines.stories import detection
 
 
 def _s(value: float | None) -> str:
@@ -16,6 +22,55 @@ def _t(value: float | None) -> float:
     if value is None:
         raise ValueError("the run never reached a state the page quotes")
     return value
+
+
+# The fleet's probe answers "crashed" from Ray's errors; tests/conformance/scenarios/actor_restart.py
+# recorded which error Ray 2.60 raises while an actor is away and once it is gone for good.
+RAY_ROWS = [
+    (
+        "the call that killed it, `max_restarts=1`",
+        lambda o: f"`{o['no_task_retries']['dying_call']['error']['class']}`",
+    ),
+    (
+        "the call after its second death",
+        lambda o: f"`{o['no_task_retries']['second_dying_call']['error']['class']}`",
+    ),
+    (
+        "both are a `RayActorError`",
+        lambda o: (
+            "yes"
+            if all(
+                "RayActorError" in o["no_task_retries"][k]["error"]["isa"]
+                for k in ("dying_call", "second_dying_call")
+            )
+            else "no"
+        ),
+    ),
+]
+
+
+def _setup(crash, hang_refit) -> dict[str, str]:
+    cfg, observe = FleetConfig(), inspect.signature(fh.observe).parameters
+    transfer = crash.refits[0]  # the first weight transfer, for training step 1
+    return {
+        "ray_table": compare("actor_restart", RAY_ROWS).table(),
+        "shards": str(cfg.shards),
+        "shard": str(observe["shard"].default),
+        "probe_s": _s(cfg.probe_interval_s),
+        "threshold": str(cfg.unhealthy_threshold),
+        "refit_timeout_s": _s(cfg.refit_timeout_s),
+        "blip_s": _s(observe["blip_s"].default),
+        "horizon_s": _s(fh.HORIZON),
+        "refit_fault_at": _s(hang_refit.fault_at),
+        "refit_start": _s(transfer.start),
+        "refit_end": _s(transfer.end),
+        "nccl_error_s": _s(cfg.nccl_error_s),
+        "ray_period_s": _s(detection.RAY_HEALTH_CHECK_PERIOD_MS / 1000),
+        "ray_timeout_s": _s(detection.RAY_HEALTH_CHECK_TIMEOUT_MS / 1000),
+        "ray_threshold": str(detection.RAY_HEALTH_CHECK_FAILURE_THRESHOLD),
+        "hang_worst_s": _s(cfg.unhealthy_threshold * cfg.probe_interval_s),
+        "hang_best_s": _s((cfg.unhealthy_threshold - 1) * cfg.probe_interval_s),
+    }
 
 
 def numbers() -> dict[str, str]:
@@ -33,7 +88,7 @@ def numbers() -> dict[str, str]:
     hang_notices = [_t(fh.observe(Fleet, fault="hang", fault_at=t).notice_s) for t in times]
     during_reload = [s for s in crash.refits if _t(crash.dead_at) < s.end < _t(crash.stale_at)]
     promoted_at, held, said = bug.promoted_without_weights[0]
-    return {
+    return _setup(crash, hang_refit) | {
         "story_log": "\n".join(fh.event_lines_of(crash, until=crash.healthy_at)),
         "crash_at": _s(crash.fault_at),
         "crash_dead": _s(crash.dead_at),

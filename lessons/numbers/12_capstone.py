@@ -3,8 +3,35 @@ after the failure rate goes from 2 %/h to 20 %/h."""
 
 from __future__ import annotations
 
+import textwrap
+
+from conformance.recorded_view import compare
 from faultlines.models import failure_table as ft
 from faultlines.stories import capstone_runs as runs
+
+# The opening story as real Ray 2.60 ran it (tests/conformance/scenarios/lesson12_trainer_dies.py).
+RAY_ROWS = [
+    (
+        "`max_restarts=0`: the call in step 13",
+        lambda o: (
+            f"`{o['max_restarts_0']['error']['class']}`" if o["max_restarts_0"]["error"] else "returned"
+        ),
+    ),
+    ("and every later call", lambda o: f"`{o['max_restarts_0']['later_call_error']}`"),
+    ("the job's last finished step", lambda o: str(o["max_restarts_0"]["last_step"])),
+    (
+        "`max_restarts=2`: restored from step",
+        lambda o: str(o["max_restarts_2"]["restored_from_step"]),
+    ),
+    (
+        "final weights, against an undisturbed run",
+        lambda o: (
+            "the same"
+            if o["max_restarts_2"]["weights"] == o["max_restarts_2"]["expected_weights"]
+            else "different"
+        ),
+    ),
+]
 
 
 def numbers() -> dict[str, str]:
@@ -26,7 +53,24 @@ def numbers() -> dict[str, str]:
     def choice(decisions: list[ft.Decision], row: str) -> str:
         return next(d.choice for d in decisions if d.row == row)
 
+    dies = runs.train(max_restarts=0)
     return {
+        "ray_table": compare("lesson12_trainer_dies", RAY_ROWS).table(),
+        "story_log": textwrap.dedent("\n".join(dies["log"])),
+        "story_step": str(dies["step"]),
+        "story_error": str(dies["error"]),
+        "death_at": f"{runs.DEATH_AT:g}",
+        "stages": ", ".join(f"`{name}` {seconds:g} s" for name, seconds in runs.STAGES),
+        "job_h": f"{lo.job_h:g}",
+        "checkpoint_s": f"{lo.checkpoint_s:g}",
+        "materialize_s": f"{lo.materialize_s:g}",
+        "reload_s": f"{lo.reload_s:g}",
+        "recompute_saved_s": f"{lo.recompute_s - lo.reload_s:g}",
+        "boot_s": f"{lo.autoscaler_delay_s:g}",
+        "death_step": str(int(runs.DEATH_AT // runs.STEP_S) + 1),
+        "step_s": f"{runs.STEP_S:g}",
+        "rate_lo_pct": f"{100 * lo.failure_rate_per_h:g}",
+        "rate_hi_pct": f"{100 * hi.failure_rate_per_h:g}",
         "task_lost": f"{task.lost_s:g}",
         "actor0_outcome": actor0.outcome,
         "actor_lost": f"{actor.lost_s:g}",

@@ -87,7 +87,8 @@ def test_lesson_one_from_home_page_to_a_recovered_fault(new_context, base_url):
     # (Waiting for the cell's last words: a stream output can arrive in pieces.)
     recovered = wait_for_model_output(frame, "replay with seed=0 faults=[kill_node node:1 at=1.5]")
     assert (
-        "recovered: True" in recovered and "with the fault:    [0, 1, 4, 9, 16, 25] at t = 3.5 s" in recovered
+        "recovered: True" in recovered
+        and "with the fault: [0, 1, 4, 9, 16, 25] at t = 3.5 s, 7 attempts" in recovered
     )
     # The widget drew its timeline and its table.
     frame.wait_for_function(SHOW_WIDGET_JS, timeout=RUN_TIMEOUT_MS)

@@ -1,5 +1,5 @@
 """Lesson 2's course code: the retry stories on miniray, the retry arithmetic, the retry budget
-measured against its model, the OOM cascade on miniray's memory monitor, and the widget."""
+measured against its model, an OOM kill on miniray's memory monitor, and the widget."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import math
 import pytest
 
 from faultlines.models.retries import budget_cost, mixed_cost, retry_cost
-from faultlines.stories import oom
 from faultlines.stories import retries as story
 from faultlines.stories.retry_budget import TokenBucket, budgeted_retries, per_task_retries
 from faultlines.timeline import observe
@@ -90,20 +89,6 @@ def test_token_bucket():
     assert bucket.tokens == 1.0 and bucket.spend() and not bucket.spend()
 
 
-def test_oom_monitor_kills_the_neighbours_of_a_task_that_under_asks():
-    run, cascade = oom.run_cascade()
-    assert run.error is None and run.value == ["hungry", *range(oom.NORMALS)]  # OOM retries hide it
-    assert (cascade.kills, cascade.hungry_kills) == (5, 0)
-    assert cascade.wasted_s == 7.75 and cascade.end_s == 9.0
-    kills = [line for line in cascade.story.splitlines() if "memory.kill" in line]
-    assert "victim=normal#6/1" in kills[0] and "used_gb=15.75" in kills[0]  # first sample over 15.2 GB
-
-
-def test_an_honest_memory_request_prevents_the_kills():
-    _, honest = oom.run_cascade(hungry_request_gb=13.0)
-    assert (honest.kills, honest.end_s) == (0, 8.0)
-
-
 def test_a_task_alone_with_max_retries_zero_fails_with_out_of_memory_error():
     def alone():
         ray_ = __import__("miniray")
@@ -121,11 +106,6 @@ def test_a_task_alone_with_max_retries_zero_fails_with_out_of_memory_error():
     run = sim.run(alone, seed=0)
     assert isinstance(run.error, E.OutOfMemoryError)
     assert str(run.error).startswith("1 worker(s) were killed due to the node running low on memory.")
-
-
-def test_the_cascade_replays_byte_for_byte():
-    first, second = oom.run_cascade()[1], oom.run_cascade()[1]
-    assert first == second
 
 
 def test_widget_numbers_follow_the_sliders_and_the_measurement():

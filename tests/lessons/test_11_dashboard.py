@@ -15,13 +15,18 @@ from faultlines.widgets import spill_cliff, statechart
 NS = "{http://www.w3.org/2000/svg}"
 
 
-def test_seed_001_worked_number():
+def test_the_worked_number():
     seed = spill.SpillInputs()  # 30 GB store, 28 GB live in 2 GB blocks, +4 GB, 500 MB/s, 50 readers
-    for result in (spill.predict(seed), spill.measure(seed)):
+    predicted, measured = spill.predict(seed), spill.measure(seed)
+    for result in (predicted, measured):
         assert result.spilled_gb == 2 and result.spilled_blocks == 1
         assert result.read_s == 4.0 and result.disk_seconds == 200.0
-        assert result.elapsed_s == 52.0  # 13 rounds of 4 readers on 4 CPUs
         assert round(result.fill_before_pct, 1) == 93.3 and result.fill_after_pct == 100.0
+    # One 500 MB/s disk serves 50 reads of 2 GB: 200 s however many CPUs wait on it.
+    assert predicted.elapsed_s == 200.0
+    # miniray charges each spilled read on its own, four at a time: 13 rounds of 4 s. Too fast for
+    # one disk; the page says so (an engine fix would share the disk's bandwidth).
+    assert measured.elapsed_s == 52.0
 
 
 @pytest.mark.parametrize("threshold", [1.0, 0.8])
@@ -31,7 +36,7 @@ def test_arithmetic_matches_the_miniray_run_at_every_fill_level(threshold, extra
         inputs = spill.SpillInputs(live_gb=float(live), extra_gb=extra, readers=7, threshold=threshold)
         p, m = spill.predict(inputs), spill.measure(inputs)
         token = f"live={live} extra={extra} threshold={threshold}"
-        assert (p.spilled_gb, p.read_s, p.elapsed_s) == (m.spilled_gb, m.read_s, m.elapsed_s), token
+        assert (p.spilled_gb, p.read_s, p.disk_seconds) == (m.spilled_gb, m.read_s, m.disk_seconds), token
         assert round(p.fill_before_pct, 6) == round(m.fill_before_pct, 6), token
         assert round(p.fill_after_pct, 6) == round(m.fill_after_pct, 6), token
 
@@ -103,8 +108,9 @@ def test_page_numbers_come_from_these_runs():
         "2",
         "4",
         "200",
-        "52",
+        "200",
     )
+    assert values["miniray_wall_s"] == "52"
     assert (values["strag_reduce"], values["strag_ratio"], values["even_reduce"]) == ("40", "20", "2")
     assert (values["leak_full_at"], values["leak_spilled_gb"], values["fixed_peak_gb"]) == ("8", "4", "0")
     assert values["memory_aggregate"].startswith("--- Aggregate object store stats")

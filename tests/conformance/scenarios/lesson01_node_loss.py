@@ -56,16 +56,50 @@ def run(ray, cluster_utils, workdir):
         values, error = get_or_error(ray, refs, timeout=120)
         runs = _runs(marks)
         runs_of = {i: sum(r["task"] == i for r in runs) for i in range(N)}
-        return {
+        # Cut short by the removal: an attempt on the removed node that never returned. (A task the
+        # driver saw running may still have finished in the moment before the node went.)
+        cut = {r["task"] for r in runs if r["node"] == victim.get("node") and not r["ended"]}
+        observations = {
             "found_a_node_with_a_finished_and_a_running_task": found,
             "values": values,
             "error": None if error is None else type(error).__name__,
             "finished_there_ran_again": any(runs_of[i] > 1 for i in victim.get("done", ())),
-            "running_there_ran_again": all(runs_of[i] == 2 for i in victim.get("running", ())),
+            "a_task_was_cut_short": bool(cut),
+            "running_there_ran_again": all(runs_of[i] == 2 for i in cut),
             "_runs": sum(runs_of.values()),
             "_runs_of": runs_of,
             "_victim": {k: sorted(v) if isinstance(v, set) else v[:8] for k, v in victim.items()},
         }
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    observations["max_retries_0"] = _without_retries(ray, cluster_utils, workdir)
+    return observations
+
+
+def _without_retries(ray, cluster_utils, workdir):
+    """Try this 1: the same loss with max_retries=0; what does ray.get raise?"""
+    cluster = cluster_utils.Cluster(
+        initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": FAST_FAILURE_DETECTION}
+    )
+    started = os.path.join(workdir, "started-no-retries")
+    try:
+        node = cluster.add_node(num_cpus=1, resources={"lost": 1})
+        cluster.add_node(num_cpus=1)
+        ray.init(address=cluster.address)
+
+        @ray.remote(max_retries=0, resources={"lost": 0.1})
+        def square(x):
+            open(started, "w").close()  # the body runs: now its node may die
+            time.sleep(5)
+            return x * x
+
+        ref = square.remote(3)
+        running = wait_until(ray, lambda: os.path.exists(started), limit_s=60)
+        if running:
+            cluster.remove_node(node, allow_graceful=False)
+        _, error = get_or_error(ray, ref, timeout=120)
+        return {"started": running, "error": None if error is None else type(error).__name__}
     finally:
         ray.shutdown()
         cluster.shutdown()
