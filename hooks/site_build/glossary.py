@@ -9,9 +9,10 @@ lesson and reference page the build links each term's first use in prose to its 
 
     the owner keeps ...  ->  the [owner](00_ray_in_one_page.md#owner) keeps ...
 
-A use inside a heading, an admonition's title, a table, code (unless the code span is exactly a
-spelling of the term, such as `ObjectRef`), a link or a placeholder is not linked; the next use
-in prose is. So a page never needs to remember which terms it has defined.
+A use inside a heading, an admonition's title, a table, code, a link or a placeholder is not
+linked; the next use in prose is. (A link around inline code would take the theme's link colour,
+which on the dark scheme does not reach AA contrast on code's background.) So a page never
+needs to remember which terms it has defined.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ PROTECTED = re.compile(
     r"|\{\{[^}]*\}\}"  # a placeholder
     r"|<[^>]+>"  # an HTML tag
     r"|\{:?\s*[#.][^}]*\}"  # an attribute list
-    r"|`[^`]*`"  # inline code (linked whole only when it spells a term)
+    r"|`[^`]*`"  # inline code
 )
 
 
@@ -139,8 +140,5 @@ def _link_once(line: str, term: Term, target: str) -> str | None:
             return f"{line[: match.start()]}[{text}]({target}#{term.anchor}){line[match.end() :]}"
         if protected is None:
             return None
-        code = protected.group(0)
-        if code.startswith("`") and term.pattern.fullmatch(code.strip("`")):
-            return f"{line[: protected.start()]}[{code}]({target}#{term.anchor}){line[protected.end() :]}"
         position = protected.end()
     return None

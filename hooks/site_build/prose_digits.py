@@ -44,6 +44,9 @@ ALLOWED = [
     re.compile(rf"\bRay {re.escape(RAY_RELEASE)}\b"),
 ]
 DIGIT = re.compile(r"\d")
+# A placeholder that starts a line and is followed by ". ": filled with a number, Markdown reads
+# the line as an ordered list's item and cuts the paragraph there.
+LIST_TRAP = re.compile(r"^\s*\{\{ (?:num|const) [^}]*\}\}\. ", re.MULTILINE)
 
 
 class DigitError(RuntimeError):
@@ -97,6 +100,13 @@ def offenders(markdown: str) -> list[tuple[int, str]]:
 def check(markdown: str, where: str) -> None:
     """Raise DigitError listing every typed number in a lesson page's prose."""
     check_constants(markdown, where)
+    trap = LIST_TRAP.search(markdown)
+    if trap:
+        line = markdown.count("\n", 0, trap.start()) + 1
+        raise DigitError(
+            f"{where}:{line}: a placeholder starts the line and is followed by '. ': filled with a "
+            f"number, Markdown reads it as a list item. Move a word in front of it."
+        )
     bad = offenders(markdown)
     if bad:
         listing = "\n".join(f"  {where}:{number}: {text}" for number, text in bad)

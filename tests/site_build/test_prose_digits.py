@@ -68,3 +68,9 @@ def test_a_constant_must_name_its_source():
 
 def test_the_allowed_ray_release_is_the_recorded_one():
     assert recorded_file()["ray"].rsplit(".", 1)[0] == prose_digits.RAY_RELEASE
+
+
+def test_a_number_that_would_start_a_list_item_stops_the_build():
+    page = "Some prose that ends the line with\n{{ num 09_recovery_not_progress.story_pg_c }}. More.\n"
+    with pytest.raises(prose_digits.DigitError, match="lessons/x.md:2: a placeholder starts the line"):
+        prose_digits.check(page, "lessons/x.md")
