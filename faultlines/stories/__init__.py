@@ -7,3 +7,9 @@ pages' numbers and figures, the widgets run them when a learner moves a control,
 notebook that shows a story's code shows the same function, checked by
 tests/lessons/test_story_copies.py.
 """
+
+from miniray import sim
+
+# A story behaves the same pasted into a notebook: its functions are copied into each simulated
+# worker by value, as Ray copies a script's (miniray/isolation).
+sim.copy_by_value(__name__)

@@ -13,7 +13,7 @@ import time
 
 import miniray as ray
 from miniray import sim
-from miniray.events import Kind
+from miniray.sim import Kind
 
 
 def flood(tasks: int = 100, window: int | None = None, cpus: int = 4) -> float:
