@@ -27,6 +27,7 @@ def three_lines(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("pipeline-finishes")
 def finishes(outcome: dict, ctx: Any) -> str | None:
+    """run_pipeline returns: no task failure reaches the caller, whatever the faults."""
     if "error" in outcome:
         return f"run_pipeline raised {outcome['error']}"
     return None
@@ -34,6 +35,7 @@ def finishes(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("counts-correct")
 def counts_correct(outcome: dict, ctx: Any) -> list[str]:
+    """The list run_pipeline returns holds the right word count for every line, in order."""
     if "error" in outcome:
         return []
     counts = outcome["counts"]
@@ -44,3 +46,20 @@ def counts_correct(outcome: dict, ctx: Any) -> list[str]:
         for i, (got, want) in enumerate(zip(counts, EXPECTED))
         if got != want
     ]
+
+
+def _given_up(ctx: Any) -> list[str]:
+    """The attempts after which Ray gave a task up (its worker died, no retry left)."""
+    return [
+        r.fields["attempt"] for r in ctx.records if r.kind == "task.fail" and r.fields.get("retry") is False
+    ]
+
+
+@checks.evidence_for("gave-up-at-first-attempt")
+def gave_up_first(outcome: Any, ctx: Any) -> bool:
+    return any(a.endswith("/1") for a in _given_up(ctx))
+
+
+@checks.evidence_for("gave-up-at-second-attempt")
+def gave_up_second(outcome: Any, ctx: Any) -> bool:
+    return any(a.endswith("/2") for a in _given_up(ctx))

@@ -23,6 +23,7 @@ RESULT = "report.csv"
 def _run(sub: Any, ctx: Any, scenario: str, fail_first: int, error: type[Exception]) -> dict:
     ctx.cluster(workers=2)
     attempts: list[float] = []
+    ctx.extra["attempts"] = attempts  # read by the evidence when a run ends without an outcome
 
     @ray.remote(max_retries=0)
     def fetch(attempt: int) -> str:
@@ -81,6 +82,7 @@ def _cause(error: BaseException) -> BaseException:
 
 @checks.invariant("bounded")
 def bounded(outcome: dict, ctx: Any) -> str | None:
+    """call_with_retries makes at most max_attempts attempts in all, the first one included."""
     n = len(outcome["attempts"])
     if n > MAX_ATTEMPTS:
         return f"{n} attempts were made; at most max_attempts={MAX_ATTEMPTS} may be"
@@ -89,6 +91,7 @@ def bounded(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("bug-not-retried")
 def bug_not_retried(outcome: dict, ctx: Any) -> str | None:
+    """An error that is not transient (a ValueError: a bug) is attempted once and reaches the caller."""
     if outcome["scenario"] != "bug":
         return None
     n = len(outcome["attempts"])
@@ -103,6 +106,7 @@ def bug_not_retried(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("gives-up-with-the-error")
 def gives_up(outcome: dict, ctx: Any) -> str | None:
+    """When every attempt fails with a transient error, all max_attempts are made and the last error reaches the caller."""
     if outcome["scenario"] != "always-transient":
         return None
     error = outcome.get("error")
@@ -117,6 +121,7 @@ def gives_up(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("returns-the-result")
 def returns_result(outcome: dict, ctx: Any) -> str | None:
+    """When an attempt can still succeed, call_with_retries returns the task's result."""
     if outcome["scenario"] in ("bug", "always-transient"):
         return None
     if outcome.get("value") == RESULT:
@@ -132,6 +137,7 @@ def returns_result(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("backs-off")
 def backs_off(outcome: dict, ctx: Any) -> str | None:
+    """Before attempt n+1 it waits base_delay_s * 2**(n-1) seconds: 1 s, then 2 s, then 4 s."""
     times = outcome["attempts"]
     for i in range(1, len(times)):
         wanted = BASE_DELAY_S * 2 ** (i - 1)
@@ -149,3 +155,8 @@ def backs_off(outcome: dict, ctx: Any) -> str | None:
                 f"then twice that, and so on: {wanted:g} s here"
             )
     return None
+
+
+@checks.evidence_for("kept-retrying")
+def kept_retrying(outcome: Any, ctx: Any) -> bool:
+    return len(ctx.extra.get("attempts", ())) > MAX_ATTEMPTS

@@ -81,6 +81,7 @@ def three_adds(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("calls-return")
 def calls_return(outcome: dict, ctx: Any) -> list[str]:
+    """Every call on the actor (each add, then total) returns instead of raising, whatever kills it."""
     if "shape" in outcome:
         return [outcome["shape"]]
     return [f"{label} raised {result}" for label, result in outcome["calls"].items() if result != "ok"]
@@ -88,6 +89,7 @@ def calls_return(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("total-exact")
 def total_exact(outcome: dict, ctx: Any) -> str | None:
+    """total() counts each of the three additions exactly once: 5 + 7 + 11 = 23."""
     if "total" not in outcome:  # the shape was wrong, or total() raised: calls-return says so
         return None
     total = outcome["total"]
@@ -96,3 +98,20 @@ def total_exact(outcome: dict, ctx: Any) -> str | None:
     if isinstance(total, int | float) and total > TOTAL:
         return f"total() returned {total}, expected {TOTAL}: an addition was counted twice"
     return f"total() returned {total!r}, expected {TOTAL}: an addition was lost"
+
+
+def _actor_states(ctx: Any) -> list[str]:
+    return [r.fields["state"] for r in ctx.records if r.kind == "actor.state"]
+
+
+@checks.evidence_for("restarts-ran-out")
+def restarts_ran_out(outcome: Any, ctx: Any) -> bool:
+    """The actor restarted at least once, then died for good."""
+    states = _actor_states(ctx)
+    return "RESTARTING" in states and "DEAD" in states
+
+
+@checks.evidence_for("never-restarted")
+def never_restarted(outcome: Any, ctx: Any) -> bool:
+    states = _actor_states(ctx)
+    return "DEAD" in states and "RESTARTING" not in states

@@ -119,6 +119,7 @@ def four_outputs(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("outputs-survive")
 def survive(outcome: dict, ctx: Any) -> list[str]:
+    """Every output can still be read with ray.get after any one worker node is lost."""
     if "shape" in outcome:
         return [outcome["shape"]]
     return [
@@ -130,6 +131,7 @@ def survive(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("outputs-correct")
 def correct(outcome: dict, ctx: Any) -> list[str]:
+    """Every output read back holds the same bytes as before the loss (a rebuilt one too)."""
     if "shape" in outcome:
         return []
     return [
@@ -141,6 +143,7 @@ def correct(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("published-once")
 def published_once(outcome: dict, ctx: Any) -> str | None:
+    """The audit ledger holds exactly one line for the publication, however often publish ran."""
     if "shape" in outcome:
         return None
     lines = outcome["ledger"]

@@ -149,6 +149,7 @@ def train(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("interval-near-optimal")
 def near_optimal(outcome: dict, ctx: Any) -> list[str]:
+    """For each cluster, the interval's expected overhead C/tau + tau/(2M) is within 2% of the best whole number of steps."""
     problems = []
     for (mtbf_s, checkpoint_s, step_s), k, problem in outcome.get("intervals", []):
         if k is None:
@@ -167,6 +168,7 @@ def near_optimal(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("finishes-with-the-right-weights")
 def right_weights(outcome: dict, ctx: Any) -> str | None:
+    """train returns the weights of steps 0 to 8, each applied once, in order, whatever preemptions happen."""
     if "weights" not in outcome:
         return None
     want = expected_weights()
@@ -181,6 +183,7 @@ def right_weights(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("resumes-from-the-last-checkpoint")
 def resumes(outcome: dict, ctx: Any) -> str | None:
+    """After a preemption, at most the steps since the last checkpoint are run again."""
     if "weights" not in outcome:
         return None
     k, runs = outcome["interval"], outcome["runs"]
@@ -196,6 +199,7 @@ def resumes(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("checkpoint-overhead")
 def checkpoint_overhead(outcome: dict, ctx: Any) -> str | None:
+    """With no preemption, a checkpoint is saved every `interval` steps and no more often (none after the last step)."""
     if "weights" not in outcome or outcome["preemptions"]:
         return None
     k, saved = outcome["interval"], outcome["saved"]
@@ -206,3 +210,15 @@ def checkpoint_overhead(outcome: dict, ctx: Any) -> str | None:
             f"every {k} steps is at most {most}: each one costs {CHECKPOINT_S:g} s"
         )
     return None
+
+
+@checks.evidence_for("same-interval-everywhere")
+def same_interval(outcome: Any, ctx: Any) -> bool:
+    answers = {k for _, k, _ in (outcome or {}).get("intervals", []) if k is not None}
+    return len(answers) == 1 and len((outcome or {}).get("intervals", [])) > 1
+
+
+@checks.evidence_for("started-over")
+def started_over(outcome: Any, ctx: Any) -> bool:
+    """Step 0 ran again after a checkpoint had been saved: the job did not resume."""
+    return bool(outcome) and outcome.get("runs", []).count(0) > 1 and bool(outcome.get("saved"))

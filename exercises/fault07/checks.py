@@ -85,6 +85,7 @@ def two_leaders(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("no-stale-write")
 def no_stale(outcome: dict, ctx: Any) -> list[str]:
+    """Once a write with a newer fencing token is applied, no write with an older token is applied after it."""
     problems = []
     best = 0
     for value, token, holder in outcome["store"].applied:
@@ -99,6 +100,7 @@ def no_stale(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("current-holder-writes")
 def holder_writes(outcome: dict, ctx: Any) -> list[str]:
+    """A write is refused only if a newer token has been seen: the current holder's writes go through."""
     best = 0
     problems = []
     for value, token, ok in outcome["store"].attempted:
@@ -110,3 +112,14 @@ def holder_writes(outcome: dict, ctx: Any) -> list[str]:
         if ok:
             best = max(best, token)
     return problems
+
+
+@checks.evidence_for("never-remembered")
+def never_remembered(outcome: Any, ctx: Any) -> bool:
+    """The dict the store keeps for fenced_write was never written to."""
+    return bool(outcome) and not outcome["store"].highest
+
+
+@checks.evidence_for("nothing-refused")
+def nothing_refused(outcome: Any, ctx: Any) -> bool:
+    return bool(outcome) and all(ok for _, _, ok in outcome["store"].attempted)

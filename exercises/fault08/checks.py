@@ -157,6 +157,7 @@ def _run(sub: Any, ctx: Any, bad_offset: int, healthy_deaths: int) -> dict:
     outcome["failures"] = failures
     outcome["blacklisted"] = sorted(blacklisted)
     outcome["dead"] = sorted(dead)
+    outcome["probes"] = _probe(sub, names)
     return outcome
 
 
@@ -170,6 +171,7 @@ def _describe(fs: list[dict]) -> str:
 
 @checks.invariant("own-policy")
 def own_policy(outcome: dict, ctx: Any) -> str | None:
+    """The policy is yours: the submission does not reach miniray.liveness (miniray's own attribution)."""
     if "forbidden" in outcome:
         return (
             f"{outcome['forbidden']} reaches miniray.liveness.attribution; this exercise asks you to "
@@ -180,6 +182,7 @@ def own_policy(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("healthy-node-not-blamed")
 def healthy_not_blamed(outcome: dict, ctx: Any) -> list[str]:
+    """A healthy node is never blacklisted: only failures that implicate a node count, and it takes three."""
     problems = []
     for node in outcome.get("blacklisted", []):
         if node == outcome["bad"] or node in outcome["dead"]:
@@ -195,6 +198,7 @@ def healthy_not_blamed(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("bad-node-blacklisted")
 def bad_node_blacklisted(outcome: dict, ctx: Any) -> str | None:
+    """The bad node is blacklisted as soon as three of its failures implicate it, and gets no work after."""
     if "failures" not in outcome:
         return None
     bad = outcome["bad"]
@@ -213,6 +217,7 @@ def bad_node_blacklisted(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("every-good-record-done")
 def every_good_record_done(outcome: dict, ctx: Any) -> list[str]:
+    """Every well-formed record is processed on some node."""
     if "failures" not in outcome:
         return []
     return [
@@ -220,3 +225,43 @@ def every_good_record_done(outcome: dict, ctx: Any) -> list[str]:
         for r in range(RECORDS)
         if r not in MALFORMED and r not in outcome["done"]
     ]
+
+
+PROBES = {  # name -> the failures a probe shows the policy, all on one node
+    "died": [{"kind": "died", "error": "WorkerCrashedError"}] * 3,
+    "ConnectionError": [{"kind": "error", "error": "ConnectionError"}] * 3,
+    "TimeoutError": [{"kind": "error", "error": "TimeoutError"}] * 3,
+    "OSError": [{"kind": "error", "error": "OSError"}] * 3,
+    "ValueError": [{"kind": "error", "error": "ValueError"}] * 3,
+    "two deaths": [{"kind": "died", "error": "WorkerCrashedError"}] * 2,
+}
+
+
+def _probe(sub: Any, names: list[str]) -> dict[str, bool | None]:
+    """After the run, the policy's answer to a few one-kind histories: which kinds it counts, and
+    whether two deaths are enough. The evidence behind the hints: the run alone often cannot tell
+    which kind a policy leaves out (they can fail the same attempts)."""
+    answers: dict[str, bool | None] = {}
+    for name, kinds in PROBES.items():
+        failures = [{"node": names[0], "record": i, **f} for i, f in enumerate(kinds)]
+        try:
+            answers[name] = names[0] in set(sub.blacklist(failures, list(names)) or ())
+        except Exception:
+            answers[name] = None
+    return answers
+
+
+@checks.evidence_for("deaths-not-counted")
+def deaths_not_counted(outcome: Any, ctx: Any) -> bool:
+    return bool(outcome) and outcome.get("probes", {}).get("died") is False
+
+
+@checks.evidence_for("a-system-error-not-counted")
+def system_error_not_counted(outcome: Any, ctx: Any) -> bool:
+    probes = (outcome or {}).get("probes", {})
+    return any(probes.get(e) is False for e in ("ConnectionError", "TimeoutError", "OSError"))
+
+
+@checks.evidence_for("threshold-two")
+def threshold_two(outcome: Any, ctx: Any) -> bool:
+    return bool(outcome) and outcome.get("probes", {}).get("two deaths") is True

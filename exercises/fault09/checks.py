@@ -46,6 +46,7 @@ def _state(pg: Any) -> str:
 def _run(sub: Any, ctx: Any, losses: int) -> dict:
     policy = sub.make_policy()
     recorder = Recorder(policy)
+    ctx.extra["answers"] = recorder.answers  # read by the evidence, also when the run stalls
     ray.shutdown()
     from miniray.cluster_utils import Cluster
 
@@ -111,6 +112,7 @@ def two_losses(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("no-due-group-starves")
 def no_due_group_starves(outcome: dict, ctx: Any) -> list[str]:
+    """While R and S fail to recover, the small group D, which fits on the spare node, is placed within 1 s."""
     return [
         f"loss {e['loss']}: group D{e['loss']} fit on the spare node but was not placed within "
         f"{DUE_WITHIN_S:g} s while R and S failed to recover"
@@ -121,6 +123,7 @@ def no_due_group_starves(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("failed-recovery-stays-eligible")
 def stays_eligible(outcome: dict, ctx: Any) -> list[str]:
+    """Once capacity joins, R and S both recover within 10 s: a failed recovery never gives up for good."""
     return [
         f"loss {e['loss']}: a 3-CPU node joined 2 s after the loss, and R and S had not both recovered 10 s later"
         for e in outcome["episodes"]
@@ -130,6 +133,7 @@ def stays_eligible(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("new-groups-wait-their-turn")
 def new_groups_wait(outcome: dict, ctx: Any) -> list[str]:
+    """A group that was never placed (PENDING) is never sent to rank 0: new work queues by arrival."""
     fronts = sorted(
         {
             name
@@ -144,6 +148,7 @@ def new_groups_wait(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("recovery-priority-bounded")
 def priority_bounded(outcome: dict, ctx: Any) -> list[str]:
+    """In each recovery of each group, the first two failed attempts are answered front, the next ones backoff."""
     episodes: dict[tuple[str, float | None], list[str]] = {}
     for name, state, since, answer, _now in outcome["answers"]:
         if state == "RESCHEDULING":
@@ -161,3 +166,23 @@ def priority_bounded(outcome: dict, ctx: Any) -> list[str]:
                 f"{', '.join(answers[: BOUND + 1])}; the rule is front for the first {BOUND - 1}, then backoff"
             )
     return problems
+
+
+def _recoveries(ctx: Any) -> dict[tuple[str, float | None], list[str]]:
+    found: dict[tuple[str, float | None], list[str]] = {}
+    for name, state, since, answer, _now in ctx.extra.get("answers", []):
+        if state == "RESCHEDULING":
+            found.setdefault((name, since), []).append(answer)
+    return found
+
+
+@checks.evidence_for("front-without-end")
+def front_without_end(outcome: Any, ctx: Any) -> bool:
+    """A recovery was sent to rank 0 after more failed attempts than the rule's bound, and never backed off."""
+    return any(len(a) > BOUND and "backoff" not in a for a in _recoveries(ctx).values())
+
+
+@checks.evidence_for("first-failure-backed-off")
+def first_failure_backed_off(outcome: Any, ctx: Any) -> bool:
+    """A recovery's first failed attempt was already answered backoff."""
+    return any(a[0] == "backoff" for a in _recoveries(ctx).values())

@@ -86,7 +86,9 @@ def _run(sub: Any, faults: list[tuple[str, int, float]]) -> dict:
 
 def _sweep(kind: str) -> Any:
     def scenario(sub: Any, ctx: Any) -> list[dict]:
-        return [_run(sub, [(kind, FAULTED, float(at))]) for at in SWEEP_S]
+        runs = [_run(sub, [(kind, FAULTED, float(at))]) for at in SWEEP_S]
+        _probe(sub, ctx)
+        return runs
 
     return scenario
 
@@ -99,19 +101,25 @@ def _seeded(seed: int) -> Any:
             (rng.choice(("crash", "hang")), first, float(rng.randrange(0, 130))),
             (rng.choice(("crash", "hang")), second, float(rng.randrange(130, 260))),
         ]
-        return [_run(sub, faults)]
+        runs = [_run(sub, faults)]
+        _probe(sub, ctx)
+        return runs
 
     return scenario
 
 
 @checks.scenario("crash-2-at-28")
 def crash_at_28(sub: Any, ctx: Any) -> list[dict]:
-    return [_run(sub, [("crash", FAULTED, 28.0)])]
+    runs = [_run(sub, [("crash", FAULTED, 28.0)])]
+    _probe(sub, ctx)
+    return runs
 
 
 @checks.scenario("crash-2-at-10")
 def crash_at_10(sub: Any, ctx: Any) -> list[dict]:
-    return [_run(sub, [("crash", FAULTED, 10.0)])]
+    runs = [_run(sub, [("crash", FAULTED, 10.0)])]
+    _probe(sub, ctx)
+    return runs
 
 
 checks.scenario("crash-sweep")(_sweep("crash"))
@@ -122,6 +130,7 @@ for _seed in SEEDS:
 
 @checks.invariant("missed-refit-never-serves")
 def missed_refit_never_serves(runs: list[dict], ctx: Any) -> str | None:
+    """A STALE shard the refit did not write to (it missed the refit) is never promoted: it would serve old weights."""
     for run in runs:
         for d in run["decisions"]:
             if d["promote"] and not d["written"]:
@@ -140,6 +149,7 @@ def missed_refit_never_serves(runs: list[dict], ctx: Any) -> str | None:
 
 @checks.invariant("refitted-shard-serves")
 def refitted_shard_serves(runs: list[dict], ctx: Any) -> str | None:
+    """A STALE shard the refit wrote current weights to is promoted when the refit ends."""
     for run in runs:
         for d in run["decisions"]:
             if d["written"] and not d["promote"]:
@@ -148,3 +158,50 @@ def refitted_shard_serves(runs: list[dict], ctx: Any) -> str | None:
                     f"at {d['time']:g} s, and it was kept STALE: a shard with current weights sat out"
                 )
     return None
+
+
+def _probe(sub: Any, ctx: Any) -> None:
+    """After the runs, two questions the fleet rarely asks, whose answers tell the rules apart: a
+    shard in the refit's group whose metric already shows the version, and one outside the group
+    whose metric is behind. The evidence behind the hints, in ctx.extra["probes"]."""
+    refit = {"version": 3, "started": 387.0, "group": [(0, 0), (1, 0), (2, 1), (3, 0)]}
+    shards = {
+        "in-group-metric-current": {
+            "index": 2,
+            "incarnation": 1,
+            "stale_since": 380.0,
+            "reported_version": 3,
+        },
+        "missed-metric-behind": {"index": 1, "incarnation": 1, "stale_since": 390.0, "reported_version": 2},
+    }
+    answers = {}
+    for name, shard in shards.items():
+        try:
+            answers[name] = bool(sub.should_promote(dict(shard), dict(refit, group=list(refit["group"]))))
+        except Exception:
+            answers[name] = None
+    ctx.extra["probes"] = answers
+
+
+@checks.evidence_for("follows-the-metric")
+def follows_the_metric(runs: Any, ctx: Any) -> bool:
+    """Promotes by reported_version: a refitted shard whose metric is current stays out, a
+    missed one whose metric is behind is promoted."""
+    probes = ctx.extra.get("probes", {})
+    return probes.get("in-group-metric-current") is False and probes.get("missed-metric-behind") is True
+
+
+def _decisions(runs: Any) -> list[dict]:
+    return [d for run in runs or [] for d in run["decisions"]]
+
+
+@checks.evidence_for("promoted-every-stale")
+def promoted_every_stale(runs: Any, ctx: Any) -> bool:
+    ds = _decisions(runs)
+    return bool(ds) and all(d["promote"] for d in ds)
+
+
+@checks.evidence_for("promoted-none")
+def promoted_none(runs: Any, ctx: Any) -> bool:
+    ds = _decisions(runs)
+    return bool(ds) and not any(d["promote"] for d in ds)

@@ -91,7 +91,7 @@ def _scenario(seed: int) -> Any:
             answer = sub.diagnose(run["report"]["timeline"], run["report"]["memory"])
         except Exception as e:
             answer = {"error": f"{type(e).__name__}: {e}"}
-        return {"seed": seed, "truth": run["truth"], "answer": answer}
+        return {"seed": seed, "truth": run["truth"], "answer": answer, "rows": run["report"]["memory"]}
 
     return scenario
 
@@ -114,6 +114,7 @@ def _answer(outcome: dict, key: str) -> tuple[Any, str | None, bool]:
 
 @checks.invariant("straggler-named")
 def straggler(outcome: dict, ctx: Any) -> str | None:
+    """answer["straggler"] names the map task far slower than its siblings: the longest map bar."""
     got, problem, _ = _answer(outcome, "straggler")
     if problem:
         return problem
@@ -125,6 +126,7 @@ def straggler(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("spill-named")
 def spill(outcome: dict, ctx: Any) -> str | None:
+    """answer["spilled"] lists the id of every object ray memory shows as SPILLED, and no other."""
     got, problem, whole = _answer(outcome, "spilled")
     if problem:
         return (
@@ -140,6 +142,7 @@ def spill(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("leak-named")
 def leak(outcome: dict, ctx: Any) -> str | None:
+    """answer["leaked"] names the helper whose outputs the driver still holds after using them."""
     got, problem, whole = _answer(outcome, "leaked")
     if problem:
         return None if whole else problem  # a broken answer as a whole: straggler-named says so
@@ -147,3 +150,37 @@ def leak(outcome: dict, ctx: Any) -> str | None:
     if got == want:
         return None
     return f"seed {outcome['seed']}: leaked {got!r}, but the references the driver kept were made by {want!r}"
+
+
+def _named(outcome: Any, key: str) -> Any:
+    answer = (outcome or {}).get("answer")
+    return answer.get(key) if isinstance(answer, dict) else None
+
+
+@checks.evidence_for("named-a-map-task")
+def named_a_map_task(outcome: Any, ctx: Any) -> bool:
+    """The straggler answer is one of the map tasks (the wrong one): the sibling comparison is off."""
+    got = _named(outcome, "straggler")
+    return isinstance(got, str) and got.startswith("map-")
+
+
+@checks.evidence_for("named-the-biggest")
+def named_the_biggest(outcome: Any, ctx: Any) -> bool:
+    """The spilled answer holds the biggest object(s) of ray memory, not the SPILLED ones."""
+    got = _named(outcome, "spilled")
+    got = [got] if isinstance(got, str) else got
+    rows = (outcome or {}).get("rows", [])
+    if not isinstance(got, list | tuple | set) or not got or not rows:
+        return False
+    biggest = sorted(rows, key=lambda r: -r["object_size"])[: len(got)]
+    return set(got) == {r["object_id"] for r in biggest}
+
+
+@checks.evidence_for("named-a-put-or-the-most-rows")
+def named_a_put(outcome: Any, ctx: Any) -> bool:
+    """The leaked answer is the call site with the most live objects, or the driver's own puts."""
+    got = _named(outcome, "leaked")
+    rows = (outcome or {}).get("rows", [])
+    sites = [r["call_site"].split(" (")[0] for r in rows]
+    most = max(set(sites), key=sites.count) if sites else None
+    return isinstance(got, str) and (got.startswith("(put") or got == most)
