@@ -150,7 +150,7 @@ def wait(object_refs, *, num_returns: int = 1, timeout: float | None = None, fet
         raise ValueError(
             f"Invalid number of objects to return {num_returns}: it must be between 0 and {len(refs)}."
         )
-    return waiting.wait(rt, refs, num_returns, timeout)
+    return waiting.wait(rt, refs, num_returns, timeout, fetch_local)
 
 
 def put(value: Any, *, _owner=None) -> ObjectRef:

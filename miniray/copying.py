@@ -106,8 +106,19 @@ def _size(value: Any, pickled: int) -> int:
     return int(nbytes) if isinstance(nbytes, int) else pickled
 
 
+# Values no reader can change: kept as they are (their pickled size is still what a store counts).
+SCALARS = frozenset({type(None), bool, int, float, complex, str, bytes})
+
+
+def scalar_size(value: Any) -> int:
+    """The bytes a number, string or None takes serialized (what a store counts)."""
+    return len(pickle.dumps(value, PROTOCOL))
+
+
 def freeze(value: Any) -> Frozen:
     """Serialize `value` once, as Ray does when it stores an object or a task's argument."""
+    if type(value) in SCALARS:  # nothing to copy: only its size is needed
+        return Frozen(None, None, value, scalar_size(value))
     buf = io.BytesIO()
     fast = _FastPickler(buf, PROTOCOL)
     fast.dispatch_table = _FAST

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .aio import run_coroutine
-from .copying import thaw
+from .copying import Frozen, thaw
 from .events import Kind
 from .exceptions import SimulationError
 from .isolation import Export
@@ -86,6 +86,7 @@ class BodyRun:
         self.fn = fn
         self.args = args  # frozen values (miniray/copying.py): each run thaws its own copy
         self.kwargs = kwargs
+        self.frozen_args = Frozen in set(map(type, args)) or Frozen in set(map(type, kwargs.values()))
         self.on_return = on_return
         self.on_raise = on_raise
         self.instance = instance
@@ -159,9 +160,12 @@ class BodyRun:
         try:
             if budget:
                 sys.settrace(_line_counter(self, budget))
-            args = tuple(thaw(a) for a in self.args)
-            kwargs = {k: thaw(v) for k, v in self.kwargs.items()}
-            result = self.fn(*args, **kwargs)
+            if self.frozen_args:  # each run thaws its own copies: a re-run sees them unchanged
+                result = self.fn(
+                    *[thaw(a) for a in self.args], **{k: thaw(v) for k, v in self.kwargs.items()}
+                )
+            else:
+                result = self.fn(*self.args, **self.kwargs)
             if inspect.iscoroutine(result):  # an async actor method (miniray/aio.py)
                 result = run_coroutine(result)
             if self.unwinding is None and self.crash_step is not None and self.crash_step == self.cursor:
@@ -250,9 +254,7 @@ class BodyRun:
         if cursor < len(self.journal):
             entry = self.journal[cursor]
             if entry.op != op:
-                raise Nondeterministic(
-                    mismatch_message(self.key, cursor, entry, op, learner_site(*self.rt.library, _RUN_CODE))
-                )
+                raise Nondeterministic(mismatch_message(self.key, cursor, entry, op, self._site(always=True)))
             self.cursor = cursor + 1
             if entry.ok:
                 return entry.value
@@ -261,7 +263,7 @@ class BodyRun:
             raise fresh_error(entry.value)
         if self.crash_step is not None and self.crash_step == cursor:
             raise self.halt(WorkerExit(f"injected crash before step {cursor} of {self.key}"))
-        site = learner_site(*self.rt.library, _RUN_CODE)
+        site = self._site()
         self.asking = (op, site)
         try:
             value = live()
@@ -272,6 +274,12 @@ class BodyRun:
             raise
         self._record(op, site, True, value)
         return value
+
+    def _site(self, always: bool = False) -> str:
+        if not (always or self.rt.config["journal_sites"]):
+            return ""
+        library, prefixes = self.rt.library
+        return learner_site(library, prefixes, _RUN_CODE)
 
     def _record(self, op: str, site: str, ok: bool, value: Any) -> None:
         self.journal.append(JournalEntry(op, site, ok, value))
@@ -288,7 +296,7 @@ class BodyRun:
                 WorkerExit(signal.reason, signal.intended) if isinstance(signal, WorkerExit) else Suspended()
             )
             if self.out is not None:
-                self.out_mark = len(self.out.getvalue())
+                self.out_mark = self.out.tell()  # written sequentially: the position is the length
         return signal
 
     def _again(self) -> BaseException:

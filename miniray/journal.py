@@ -11,6 +11,7 @@ such instead of being handed the other operation's answer.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -55,10 +56,22 @@ def learner_site(library: frozenset[str], prefixes: tuple[str, ...], root: Any =
     frame = sys._getframe(2)
     fallback = ""
     while frame is not None and frame.f_code is not root:
-        name = frame.f_globals.get("__name__", "")
-        if name not in library and not name.startswith(prefixes):
-            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
-        if not fallback and name != "miniray" and not name.startswith("miniray."):
-            fallback = f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        if frame.f_code.co_filename not in _MINIRAY_FILES:  # most frames on the way are miniray's
+            name = frame.f_globals.get("__name__", "")
+            if name not in library and not name.startswith(prefixes):
+                return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+            if not fallback and name != "miniray" and not name.startswith("miniray."):
+                fallback = f"{frame.f_code.co_filename}:{frame.f_lineno}"
         frame = frame.f_back  # type: ignore[assignment]
     return fallback
+
+
+# miniray's own source files, found once: a frame from one of them is never the learner's. (A
+# frame's co_filename is the path the module was imported by; a different spelling of it just
+# takes the slower test by module name.)
+_MINIRAY_FILES = frozenset(
+    os.path.join(folder, name)
+    for folder, _, names in os.walk(os.path.dirname(__file__))
+    for name in names
+    if name.endswith(".py")
+)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
-from .copying import Frozen, freeze, shared
+from .copying import SCALARS, Frozen, freeze, scalar_size, shared
 from .events import Kind
 from .states import ObjectState
 from .waitable import Event
@@ -102,6 +102,7 @@ class ObjectEntry:
         "size",
         "inlined",
         "locations",
+        "primary",
         "changed",
         "refs",
         "freed",
@@ -113,11 +114,13 @@ class ObjectEntry:
         self.task = task  # the TaskSpec that produces it (its lineage), or None for put
         self.index = index
         self.state = ObjectState.PENDING
-        self.value: Frozen | None = None  # serialized once; every reader thaws its own copy
+        # Serialized once (Frozen), every reader thawing its own copy; a number or string as is.
+        self.value: Any = None
         self.error: BaseException | None = None
         self.size = 0
         self.inlined = False
-        self.locations: list = []  # nodes whose store holds a copy
+        self.locations: list = []  # nodes whose store holds a copy: the primary first, then readers'
+        self.primary = None  # the node it was created on: its copy is pinned (spilled, not evicted)
         # Happens at the object's next change (settled, failed, owner died); each change replaces it.
         self.changed = Event()
         self.refs = 0
@@ -193,9 +196,13 @@ class ObjectTable:
         """Make `value` the object's value: inlined at the owner if small, else in `node`'s store."""
         if entry.freed:
             return
-        frozen = value if type(value) is Frozen else freeze(value)
-        entry.value = frozen
-        size = entry.size = frozen.size
+        if type(value) in SCALARS:  # nothing a reader could change: kept as it is, sized as pickled
+            entry.value = value
+            size = entry.size = scalar_size(value)
+        else:
+            frozen = value if type(value) is Frozen else freeze(value)
+            entry.value = frozen
+            size = entry.size = frozen.size
         entry.error = None
         entry.state = ObjectState.READY
         if size < INLINE_LIMIT and not force_plasma:
@@ -203,9 +210,55 @@ class ObjectTable:
             entry.locations = []
         else:
             entry.inlined = False
-            entry.locations = [node]
+            entry.locations, entry.primary = [node], node
             self._admit(node, entry.object_id, size)
         self._wake(entry)
+
+    # -- copies where readers are ---------------------------------------------------------
+    def copy_to(self, entry: ObjectEntry, node) -> None:
+        """A reader on `node` (a `get`, a task's argument) pulled the object: as in Ray, a copy
+        stays in that node's store, so the object outlives its primary's node. A copy is not
+        pinned: when the store needs room it is dropped (evicted), never spilled."""
+        if (
+            entry.freed
+            or entry.inlined
+            or entry.state != ObjectState.READY
+            or not node.alive
+            or node in entry.locations
+            or not any(n.alive for n in entry.locations)
+        ):
+            return
+        size, cap = entry.size, self.capacity(node)
+        used = sum(node.store.values())
+        if used + size > cap:
+            used -= self._evict(node, used + size - cap)
+        if used + size > cap:  # no room even without other copies: read from afar, keep nothing
+            return
+        node.store[entry.object_id] = size
+        entry.locations.append(node)
+        self.rt.emit(Kind.OBJECT_COPY, object=entry.object_id[:12], node=node.name, size=size)
+
+    def copy_args(self, refs, node) -> None:
+        """A task about to run on `node` pulled its object arguments there."""
+        for ref in refs:
+            entry = self.entries.get(ref.hex())
+            if entry is not None:
+                self.copy_to(entry, node)
+
+    def _evict(self, node, need: float) -> int:
+        """Drop readers' copies from `node`'s store, least recently made first, until `need`
+        bytes are free (or none is left); returns the bytes freed."""
+        freed = 0
+        for oid in list(node.store):
+            if freed >= need:
+                break
+            entry = self.entries.get(oid)
+            if entry is None or entry.primary is node:
+                continue
+            freed += node.store.pop(oid)
+            entry.locations = [n for n in entry.locations if n is not node]
+            self.rt.emit(Kind.OBJECT_EVICT, object=oid[:12], node=node.name)
+        return freed
 
     # -- capacity and spilling ------------------------------------------------------------
     def capacity(self, node) -> float:
@@ -215,6 +268,8 @@ class ObjectTable:
         """Put a new copy in `node`'s memory, spilling the oldest copies first if it would not fit."""
         cap = self.capacity(node)
         used = sum(node.store.values())
+        if used + size > cap:  # readers' copies go first: the primaries stay somewhere else
+            used -= self._evict(node, used + size - cap)
         if used + size > cap:
             for oid in list(node.store):  # insertion order: the least recently created or read first
                 if used + size <= cap:

@@ -38,6 +38,9 @@ DEFAULT_CONFIG = {
     "object_spilling_threshold": 1.0,
     "object_spilling_read_bytes_per_s": 500e6,  # a local SSD read, the seed's 500 MB/s
     "max_body_lines": None,  # lines of user code one attempt may run; None: no limit (as in Ray)
+    # Note the learner's file:line of each journal entry (Run.journals, the debugger's code links).
+    # A grader's search over hundreds of schedules turns it off, as it turns the log's text off.
+    "journal_sites": True,
 }
 
 

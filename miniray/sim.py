@@ -282,6 +282,7 @@ def run(
     max_body_lines: int | None = None,
     log_text: bool = True,
     stop_on: tuple[type[BaseException], ...] = (),
+    journal_sites: bool = True,
 ) -> Run:
     """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule.
 
@@ -289,6 +290,7 @@ def run(
     log only for the run it reports (formatting is about a fifth of a small run's cost).
     `stop_on`: exceptions outside `Exception` (a grader's own budget) that end the run and are
     recorded in `Run.error`, like the scenario's own errors, instead of propagating.
+    `journal_sites=False` leaves the learner's file:line out of `Run.journals` (a search's runs).
     """
     context.deactivate()
     schedule_ = [parse_token(f) if isinstance(f, str) else f for f in faults]
@@ -300,6 +302,8 @@ def run(
         options.budget["max_events"] = max_events
     if max_body_lines is not None:
         options.budget["max_body_lines"] = max_body_lines
+    if not journal_sites:
+        options.budget["journal_sites"] = False
     result = Run(seed=seed, faults=schedule_)
     SESSION.pending, SESSION.last = options, None
     try:

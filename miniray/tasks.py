@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import exceptions as exc
 from . import generators, retry
 from .cluster import Node, Worker
-from .copying import Frozen, freeze
+from .copying import SCALARS, Frozen, freeze
 from .events import Kind
 from .execution import BodyRun
 from .isolation import Export
@@ -46,7 +46,7 @@ class TaskSpec:
         self.fn = fn
         # Serialized now, as Ray does at .remote(): a later change by the caller is not seen.
         self.args = freeze_args(args)
-        self.kwargs = {k: v for k, v in zip(kwargs, freeze_args(tuple(kwargs.values())))}
+        self.kwargs = dict(zip(kwargs, freeze_args(tuple(kwargs.values())))) if kwargs else kwargs
         self.opts = opts
         self.owner = owner
         self.kind = kind  # "task" | "actor_task" | "actor_creation"
@@ -89,8 +89,15 @@ class TaskSpec:
 
 
 def freeze_args(args: tuple) -> tuple:
-    """Each argument frozen once (miniray/copying.py); refs stay refs, to be resolved."""
-    return tuple(a if isinstance(a, (ObjectRef, Frozen)) else freeze(a) for a in args)
+    """Each argument frozen once (miniray/copying.py); refs stay refs, to be resolved, and
+    values no reader can change (numbers, strings, None) stay as they are."""
+    for a in args:
+        if type(a) not in _AS_IS:
+            return tuple(a if type(a) in _AS_IS or isinstance(a, Frozen) else freeze(a) for a in args)
+    return args  # the common case: only numbers, strings and refs
+
+
+_AS_IS = SCALARS | {ObjectRef}  # an argument kept as it is (a ref is resolved when the task runs)
 
 
 def demand(opts: dict) -> dict[str, float]:
@@ -238,7 +245,9 @@ class TaskManager:
         spec.node, spec.worker, spec.pid = node, worker, worker.pid
         spec.attempts += 1
         spec.state = TaskState.RUNNING
-        fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
+        deps = spec.deps()
+        fetch = self.rt.objects.fetch_cost(deps)  # spilled arguments are read from disk first
+        self.rt.objects.copy_args(deps, node)  # and pulled to the node that runs it, as Ray does
         extra = {"fetch_s": fetch} if fetch else {}
         self.rt.emit(
             Kind.TASK_START, task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra

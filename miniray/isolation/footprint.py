@@ -153,7 +153,7 @@ def footprint(root: Any, by_value: Callable[[str], bool], library: Callable[[str
             continue
         seen.add(id(obj))
         if isinstance(obj, types.FunctionType):
-            if not by_value(getattr(obj, "__module__", None) or ""):
+            if not _by_value(obj, by_value):
                 # Another module's function (a grader's scenario, say): not copied, but learner
                 # functions it closes over (a submission's namespace) run in this process too.
                 for cell in obj.__closure__ or ():
@@ -165,16 +165,14 @@ def footprint(root: Any, by_value: Callable[[str], bool], library: Callable[[str
                         stack.append(inner)
                 continue
             functions.append(obj)
-            for slot, value in _function_slots(obj):
-                if type(value) is types.SimpleNamespace:  # data (copied) that may hold functions
-                    stack.append(value)
-                    add(slot)
-                elif _walkable(value):
+            for kind, owner, name, value in _function_slots(obj):
+                if _walkable(value):  # a SimpleNamespace too: a grader's view of a submission
                     stack.append(value)
                 elif value is MISSING or not _shared(value):
-                    add(slot)  # MISSING: a `global`/`nonlocal` the body assigns later is its own too
+                    # MISSING: a `global`/`nonlocal` the body assigns later is its own too
+                    add(Slot(kind, owner, name))
         elif isinstance(obj, type):
-            if not by_value(obj.__module__ or ""):
+            if not _by_value(obj, by_value):
                 continue
             for base in obj.__mro__[1:]:
                 stack.append(base)
@@ -194,24 +192,34 @@ def footprint(root: Any, by_value: Callable[[str], bool], library: Callable[[str
     return Footprint(tuple(slots.values()), tuple(functions))
 
 
-def _function_slots(fn: types.FunctionType) -> Iterator[tuple[Slot, Any]]:
+def _function_slots(fn: types.FunctionType) -> Iterator[tuple[str, Any, str, Any]]:
+    """(kind, owner, name, value) of each place the function's state may live; the caller makes a
+    Slot of the ones that hold learner data (most are modules and functions: no Slot for them)."""
     g = fn.__globals__
     for name in code_names(fn.__code__):
         if name in g:
-            yield Slot("global", g, name), g[name]
+            yield "global", g, name, g[name]
     for name in facts(fn.__code__).stores:  # `global x; x = ...` before x exists
         if name not in g:
-            yield Slot("global", g, name), MISSING
+            yield "global", g, name, MISSING
     for cell in fn.__closure__ or ():
-        slot = Slot("cell", cell, "")
-        yield slot, slot.get()
+        try:
+            yield "cell", cell, "", cell.cell_contents
+        except ValueError:  # not assigned yet
+            yield "cell", cell, "", MISSING
     if fn.__defaults__ and not immutable(fn.__defaults__):
-        yield Slot("attr", fn, "__defaults__"), fn.__defaults__
+        yield "attr", fn, "__defaults__", fn.__defaults__
     if fn.__kwdefaults__ and not all(immutable(v) for v in fn.__kwdefaults__.values()):
-        yield Slot("attr", fn, "__kwdefaults__"), fn.__kwdefaults__
+        yield "attr", fn, "__kwdefaults__", fn.__kwdefaults__
     for name, value in fn.__dict__.items():
         if not (name.startswith("__") and name.endswith("__")):
-            yield Slot("attr", fn, name), value
+            yield "attr", fn, name, value
+
+
+def _by_value(obj: Any, by_value: Callable[[str], bool]) -> bool:
+    """Is this function or class copied by value, as cloudpickle decides: its module is one
+    (`__main__`, a registered one), or it cannot be imported by name (defined inside a function)."""
+    return by_value(getattr(obj, "__module__", None) or "") or "<locals>" in getattr(obj, "__qualname__", "")
 
 
 def _walkable(value: Any) -> bool:

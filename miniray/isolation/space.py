@@ -15,6 +15,7 @@ driver's) are swapped back afterwards; nothing runs in between, so no one else s
 from __future__ import annotations
 
 import copy
+import sys
 import warnings
 from typing import Any
 
@@ -33,7 +34,11 @@ def clone(values: list, memo: dict | None = None) -> list:
             out.append(value)
             continue
         try:
-            out.append(copy.deepcopy(value, memo))
+            try:
+                out.append(copy.deepcopy(value, memo))
+            except TypeError:  # it holds a module (cloudpickle pickles those by reference): keep them
+                memo.update((id(m), m) for m in list(sys.modules.values()) if m is not None)
+                out.append(copy.deepcopy(value, memo))
         except Exception as e:
             warnings.warn(
                 f"miniray could not give each worker its own copy of a {type(value).__name__} "

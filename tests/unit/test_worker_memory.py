@@ -239,3 +239,18 @@ def test_writing_shared_state_from_a_task_warns_once_with_the_line(ray):
     assert len(messages) == 2  # once per line, not once per call
     assert all(w.filename.endswith("test_worker_memory.py") for w in caught)
     os.environ.pop("FAULT_LINES_TEST", None)
+
+
+def test_a_task_opening_a_file_for_writing_warns_and_still_writes(ray, tmp_path):
+    target = tmp_path / "out.txt"
+
+    @ray.remote
+    def save(path):
+        with open(path, "w") as f:
+            f.write("x")
+        with open(path) as f:  # reading warns nothing
+            return f.read()
+
+    with pytest.warns(SharedStateWarning, match="for writing") as caught:
+        assert ray.get(save.remote(str(target))) == "x"
+    assert len(caught) == 1 and caught[0].filename.endswith("test_worker_memory.py")
