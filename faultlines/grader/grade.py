@@ -42,7 +42,8 @@ def _failure(
     # when the code reads something miniray does not replay. The failing schedule and the root
     # (no faults) both run again: a mistake that shows with no fault at all is checked too.
     small, _ = shrink(found, lambda s: runs.fresh(scenario, s))
-    differs = runs.fresh(scenario, small.schedule).trace != small.trace
+    again = runs.fresh(scenario, small.schedule, sites=True)  # its journals name the learner's lines
+    differs = again.trace != small.trace
     if small.schedule and not differs:
         differs = runs.fresh(scenario, ()).trace != runs(scenario, ()).trace
     nondeterminism = None
@@ -66,7 +67,7 @@ def _failure(
         hint=ex.hint_for(invariant, scenario, detail, small.evidence),
         nondeterminism=nondeterminism,
         shrunk_from=len(found.schedule),
-        moves=[describe(move, small.journals, small.records) for move in small.schedule],
+        moves=[describe(move, again.journals, again.records) for move in small.schedule],
     )
 
 
@@ -87,9 +88,9 @@ class Runs:
             outcome = self._done[key] = self.fresh(scenario, schedule)
         return outcome
 
-    def fresh(self, scenario: str, schedule: Schedule) -> Outcome:
+    def fresh(self, scenario: str, schedule: Schedule, sites: bool = False) -> Outcome:
         """A new execution, never a remembered one (the determinism check needs two)."""
-        return run_schedule(self.ex, self.sub, scenario, schedule, self.counter)
+        return run_schedule(self.ex, self.sub, scenario, schedule, self.counter, sites)
 
 
 def grade_tier(

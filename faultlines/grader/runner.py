@@ -66,25 +66,33 @@ def _evidence(ex: Exercise, value: Any, ctx: Ctx) -> frozenset[str]:
 
 
 def run_schedule(
-    ex: Exercise, sub: Submission, scenario: str, schedule: Schedule, counter: Counter | None = None
+    ex: Exercise,
+    sub: Submission,
+    scenario: str,
+    schedule: Schedule,
+    counter: Counter | None = None,
+    sites: bool = False,
 ) -> Outcome:
-    """One run on a fresh load of the submission: nothing an earlier run did is seen here."""
+    """One run on a fresh load of the submission: nothing an earlier run did is seen here.
+    `sites`: journal the learner's file:line of each call (for a run that is reported)."""
     counter = counter or sub.counter(ex.line_budget)
     try:
         with sub.load() as module:
-            return _run(ex, module, scenario, schedule, counter)
+            return _run(ex, module, scenario, schedule, counter, sites)
     except BadSubmission as e:  # a load that worked once failed now: say so, as a broken run
         return Outcome(schedule, [(NO_ERROR, f"loading your code again raised: {e}")], "", str(e))
 
 
-def _run(ex: Exercise, module: Any, scenario: str, schedule: Schedule, counter: Counter) -> Outcome:
+def _run(
+    ex: Exercise, module: Any, scenario: str, schedule: Schedule, counter: Counter, sites: bool
+) -> Outcome:
     faults, clients = split(schedule)
     ctx = Ctx(module, clients, ex.checks.second_client, {})
     ctx.faults = faults  # what this schedule injects, for invariants that depend on it
     body = ex.checks.scenarios[scenario]
     violations: list[tuple[str, str]] = []
     with counter.counting():
-        run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events)
+        run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events, sites)
     value, error = run.value, run.error
     if isinstance(error, LearnerBudgetExceeded):
         violations.append((BUDGET, str(error)))

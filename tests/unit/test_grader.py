@@ -223,9 +223,9 @@ def test_the_root_schedule_runs_again_when_a_failure_is_checked(monkeypatch):
     ran: list[tuple] = []
     real = grade.run_schedule
 
-    def spy(ex, sub, scenario, schedule, counter=None):
+    def spy(ex, sub, scenario, schedule, counter=None, sites=False):
         ran.append(schedule)
-        return real(ex, sub, scenario, schedule, counter)
+        return real(ex, sub, scenario, schedule, counter, sites)
 
     monkeypatch.setattr(grade, "run_schedule", spy)
     failure = grade_source("fault05", (REPO / "exercises/fault05/starter.py").read_text()).first_failure
