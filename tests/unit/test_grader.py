@@ -262,12 +262,12 @@ def test_a_hint_must_rest_on_evidence_from_the_run(tmp_path, monkeypatch, hint, 
 
 
 def test_when_no_known_mistake_matches_the_report_says_so_and_explains_the_invariant():
-    reversed_counts = (
+    off_by_one = (
         (REPO / "exercises/fault00/reference.py")
         .read_text()
-        .replace("return ray.get(refs)", "return sorted(ray.get(refs))")
+        .replace("return ray.get(refs)", "return [n + 1 for n in ray.get(refs)]")
     )
-    failure = grade_source("fault00", reversed_counts).first_failure
+    failure = grade_source("fault00", off_by_one).first_failure
     assert failure is not None and failure.invariant == "counts-correct"
     assert failure.hint is not None and not failure.hint.known and failure.hint.id == exercise.NO_MATCH
     assert "matches none of the mistakes this exercise knows" in failure.hint.levels[0]
