@@ -29,7 +29,8 @@ def three_lines(sub: Any, ctx: Any) -> dict:
     except sim.SimulationError:
         raise
     except Exception as e:
-        return {"error": type(e).__name__}
+        text = str(e).strip().splitlines()
+        return {"error": f"{type(e).__name__}: {text[-1] if text else ''}"}
 
 
 @checks.invariant("pipeline-finishes")
