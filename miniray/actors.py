@@ -17,7 +17,8 @@ from .events import Kind
 from .execution import EXIT_ACTOR_REASON, BodyRun, WorkerExit
 from .isolation import Export
 from .states import ActorState, TaskState
-from .tasks import TaskSpec, demand, freeze_args, wrap
+from .task_errors import wrap
+from .tasks import TaskSpec, demand, freeze_args
 
 if TYPE_CHECKING:  # types only: the runtime imports this module
     from .runtime import Runtime

@@ -25,7 +25,8 @@ from .execution import BodyRun
 from .objects import ObjectRef
 from .runtime import Runtime
 from .states import TERMINAL, TaskState
-from .tasks import TaskSpec, wrap
+from .task_errors import wrap
+from .tasks import TaskSpec
 
 
 def cancel(ray_object_ref, *, force: bool = False, recursive: bool = True) -> None:

@@ -246,7 +246,7 @@ class Runtime:
     def node_lost(self, node: Node) -> None:
         """What a dead (or presumed dead) node takes with it once its workers are dealt with: the
         copies in its store and on its disk, and the placement-group bundles it held."""
-        self.objects.drop_node(node)
+        self.objects.stores.drop_node(node)
         self.placement.on_node_dead(node)
         self.request_dispatch()
 

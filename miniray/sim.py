@@ -16,6 +16,7 @@ from typing import Any
 
 from . import context
 from .exceptions import BudgetExceeded, SimulationError, Stalled
+from .fault_kinds import KINDS
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
 from .kernel import Timer
 from .log import Record
@@ -31,15 +32,7 @@ __all__ = [
     "set_budget",
     "schedule",
     "inject",
-    "kill_node",
-    "kill_worker",
-    "kill_actor",
-    "pause_node",
-    "hang_node",
-    "lose_object",
-    "crash",
-    "use_memory",
-    "kill_gcs",
+    *KINDS,  # one helper per fault kind: kill_node, crash, pause_node, use_memory, ...
     "event_log",
     "log_text",
     "choice_points",
@@ -123,54 +116,17 @@ def inject(fault: Fault | str) -> None:
         schedule([fault])
 
 
-def _node_name(node: Any) -> str:
-    if isinstance(node, dict):
-        return node["NodeID"]
-    return getattr(node, "node_id", node)
+def __getattr__(name: str) -> Callable[..., None]:
+    """`sim.kill_node(node, at=...)`, `sim.crash(attempt, step)`, ...: one helper per fault kind,
+    made from its entry in miniray/fault_kinds.py (its docstring says what it does)."""
+    kind = KINDS.get(name)
+    if kind is None:
+        raise AttributeError(f"module 'miniray.sim' has no attribute {name!r}")
+    return kind.helper()
 
 
-def kill_node(node: Any, at: float | None = None) -> None:
-    inject(Fault("kill_node", _node_name(node), at=at))
-
-
-def kill_worker(target: Any, at: float | None = None) -> None:
-    """Kill a worker by pid, or the lowest-pid busy task worker of a node."""
-    inject(Fault("kill_worker", str(_node_name(target)), at=at))
-
-
-def kill_actor(handle: Any, at: float | None = None) -> None:
-    """Kill an actor's process (a crash: restarts apply, unlike ray.kill(no_restart=True))."""
-    inject(Fault("kill_actor", getattr(handle, "_actor_id", handle), at=at))
-
-
-def pause_node(node: Any, duration: float, at: float | None = None) -> None:
-    inject(Fault("pause_node", _node_name(node), at=at, duration=duration))
-
-
-def hang_node(node: Any, duration: float = 0.0, at: float | None = None) -> None:
-    """Freeze a node; duration 0 means for good."""
-    inject(Fault("hang_node", _node_name(node), at=at, duration=duration))
-
-
-def lose_object(ref: Any, at: float | None = None) -> None:
-    inject(Fault("lose_object", ref.hex() if hasattr(ref, "hex") else str(ref), at=at))
-
-
-def crash(attempt: str, step: int) -> None:
-    inject(Fault("crash", attempt, step=step))
-
-
-def kill_gcs(at: float | None = None) -> None:
-    """The head node's GCS dies (at virtual time `at`, or now): see miniray/head."""
-    inject(Fault("kill_gcs", "head", at=at))
-
-
-def use_memory(target: str, size: float, ramp_s: float = 0.0) -> None:
-    """Every attempt of `target` (a task name, "name#2" for one call, or an actor class) holds
-    `size` bytes, reached over its first `ramp_s` seconds: what the memory monitor weighs.
-
-    The script stays plain Ray: on real Ray the memory is whatever the code really allocates."""
-    inject(Fault("use_memory", target, duration=ramp_s, size=size))
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 def event_log() -> list:

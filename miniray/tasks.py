@@ -1,5 +1,8 @@
 """Normal tasks: submission, argument resolution, placement, attempts, retries and lineage.
 
+(About 400 lines, on purpose: these are one state machine over TaskSpec, and each transition
+reads the ones beside it; the caller-facing errors live in task_errors.py.)
+
 A TaskSpec is the lineage of its return objects: the owner keeps it while a ref to any return is
 alive, and re-runs it when every copy of a return is lost (within its max_retries budget, which
 failures and reconstructions share, as in Ray).
@@ -20,6 +23,7 @@ from .execution import BodyRun
 from .isolation import Export
 from .objects import ObjectEntry, ObjectRef
 from .states import TERMINAL, ObjectState, TaskState
+from .task_errors import arg_error, wrap
 from .waitable import Event, all_of
 
 if TYPE_CHECKING:  # types only: the runtime and the actors import this module
@@ -246,8 +250,8 @@ class TaskManager:
         spec.attempts += 1
         spec.state = TaskState.RUNNING
         deps = spec.deps()
-        fetch = self.rt.objects.fetch_cost(deps)  # spilled arguments are read from disk first
-        self.rt.objects.copy_args(deps, node)  # and pulled to the node that runs it, as Ray does
+        fetch = self.rt.objects.stores.fetch_cost(deps)  # spilled arguments are read from disk first
+        self.rt.objects.stores.copy_args(deps, node)  # and pulled to the node that runs it, as Ray does
         extra = {"fetch_s": fetch} if fetch else {}
         self.rt.emit(
             Kind.TASK_START, task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra
@@ -400,45 +404,3 @@ class TaskManager:
             self.rt.actors.resubmit(spec)
         else:
             self.resolve(spec)
-
-
-def wrap(spec: TaskSpec, error: BaseException, tb: str) -> exc.RayTaskError:
-    actor = spec.actor
-    err = exc.RayTaskError(
-        spec.name,
-        tb,
-        error,
-        pid=spec.pid,
-        actor_repr=repr(actor) if actor is not None else None,
-        actor_id=actor.actor_id if actor is not None else None,
-    )
-    return err.as_instanceof_cause()
-
-
-def arg_error(spec: TaskSpec, error: BaseException) -> BaseException:
-    """A failed argument fails the task: task errors pass through, lost objects surface inside it."""
-    if isinstance(error, exc.ObjectLostError):
-        return wrap(spec, error, f"{type(error).__name__}: {error}\n")
-    if isinstance(error, exc.RayTaskError):  # Ray wraps an upstream task's error in the dependent's
-        return dependent_error(spec, error)
-    return error
-
-
-ARG_FAILED = "At least one of the input arguments for this task could not be computed:"
-
-
-def dependent_error(spec: TaskSpec, upstream: exc.RayTaskError) -> BaseException:
-    """The dependent task's own RayTaskError, naming it first and quoting the upstream error,
-    with the upstream's cause, as Ray 2.60 does (recorded in the `task_errors` scenario)."""
-    kind = type(upstream)
-    text = f"  {ARG_FAILED}\n{kind.__module__}.{kind.__name__}: {upstream}\n"
-    actor = spec.actor
-    err = exc.RayTaskError(
-        spec.name,
-        text,
-        upstream.cause,
-        pid=upstream.pid,
-        actor_repr=repr(actor) if actor is not None else None,
-        actor_id=actor.actor_id if actor is not None else None,
-    )
-    return err.as_instanceof_cause()

@@ -46,7 +46,7 @@ def get(rt: Runtime, refs: list[ObjectRef], timeout: float | None) -> list:
             outcomes = [outcome(rt, r) for r in refs]
             if all(o is not None for o in outcomes):
                 values = _values(outcomes)
-                rt.objects.copy_args(refs, body.worker.node)  # the reader's node keeps a copy
+                rt.objects.stores.copy_args(refs, body.worker.node)  # the reader's node keeps a copy
                 _read_spilled(rt, body, refs, values)
                 return values
             _wait_in_body(rt, body, refs, len(refs), timeout, "get")
@@ -72,8 +72,8 @@ def get(rt: Runtime, refs: list[ObjectRef], timeout: float | None) -> list:
     if not rt.run_until(done, timeout, what):
         raise _timeout_error(timeout)
     values = _values(outcomes)
-    cost = rt.objects.fetch_cost(refs)
-    rt.objects.copy_args(refs, rt.caller().node)  # as Ray, the driver's node keeps a copy
+    cost = rt.objects.stores.fetch_cost(refs)
+    rt.objects.stores.copy_args(refs, rt.caller().node)  # as Ray, the driver's node keeps a copy
     if cost:  # the driver reads spilled objects from disk too: that much virtual time passes
         rt.sleep(cost)
     return [thaw(v) for v in values]
@@ -92,7 +92,7 @@ def wait(
             if sum(o is not None for o in outcomes) >= num_returns or timeout == 0:
                 ready = split(refs, num_returns, outcomes)
                 if fetch_local:
-                    rt.objects.copy_args(ready[0], body.worker.node)
+                    rt.objects.stores.copy_args(ready[0], body.worker.node)
                 return ready
             _wait_in_body(rt, body, refs, num_returns, timeout, "wait", fetch_local)
 
@@ -108,7 +108,7 @@ def wait(
     )
     ready = split(refs, num_returns, [outcome(rt, r) for r in refs])
     if fetch_local:
-        rt.objects.copy_args(ready[0], rt.caller().node)
+        rt.objects.stores.copy_args(ready[0], rt.caller().node)
     return ready
 
 
@@ -129,7 +129,7 @@ def _values(outcomes: list) -> list:
 
 def _read_spilled(rt: Runtime, body: BodyRun, refs: list[ObjectRef], values: list) -> None:
     """A body's get of spilled objects takes the disk read's virtual time, like a sleep."""
-    cost = rt.objects.fetch_cost(refs)
+    cost = rt.objects.stores.fetch_cost(refs)
     if not cost:
         return
     wake = rt.now() + cost
@@ -196,8 +196,8 @@ def _wait_in_body(
                 body.resume(False, value)
                 return
         values = [value for _, value in settled]  # type: ignore[misc]
-        cost = rt.objects.fetch_cost(refs)  # spilled ones among them are read from disk
-        rt.objects.copy_args(refs, body.worker.node)  # the reader's node keeps a copy
+        cost = rt.objects.stores.fetch_cost(refs)  # spilled ones among them are read from disk
+        rt.objects.stores.copy_args(refs, body.worker.node)  # the reader's node keeps a copy
         if cost:
             body.timers.append(rt.call_later(cost, body.resume, True, values, label="spill-read"))
         else:
@@ -206,7 +206,7 @@ def _wait_in_body(
     def _split_fetched(refs: list[ObjectRef], num_returns: int, outcomes: list) -> tuple[list, list]:
         ready = split(refs, num_returns, outcomes)
         if fetch_local:
-            rt.objects.copy_args(ready[0], body.worker.node)
+            rt.objects.stores.copy_args(ready[0], body.worker.node)
         return ready
 
     wake()

@@ -32,7 +32,6 @@ from .schedule import MOVE_KINDS, validate
 # What ships to learners (the site's pages and notebooks, the faultlines wheel; the wheel's
 # build hook, packaging/faultlines/hatch_build.py, keeps its own copy of this list). Everything
 # else in a folder (reference.py, wrong/, MUTANTS.md) stays in the repository.
-PUBLIC_FILES = ("exercise.toml", "statement.md", "starter.py", "checks.py")
 
 
 NO_MATCH = "no-known-mistake"  # the hint id of a failure no catalogued mistake explains

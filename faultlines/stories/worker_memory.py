@@ -48,7 +48,7 @@ def closure_counter(keep_in_instance: bool = False) -> dict:
             self.n += 1
             return self.n if keep_in_instance else calls
 
-    counter = Counter.remote()
+    counter = Counter.remote()  # type: ignore[attr-defined]  # @ray.remote made it an actor class
     before = [ray.get(counter.incr.remote()) for _ in range(3)]
     sim.kill_actor(counter)  # its process dies (as a crash would); Ray starts a new one
     sim.sleep(2.0)

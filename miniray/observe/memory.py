@@ -98,8 +98,8 @@ def store_stats(rt) -> list[dict]:
                 "fill_pct": 100.0 * used / (node.object_store_memory or 1),
                 "spilled": sum(node.spilled.values()),
                 "spilled_objects": len(node.spilled),
-                "spilled_total": rt.objects.spilled_bytes.get(node.name, 0),
-                "restored_total": rt.objects.read_from_disk.get(node.name, 0),
+                "spilled_total": rt.objects.stores.spilled_bytes.get(node.name, 0),
+                "restored_total": rt.objects.stores.read_from_disk.get(node.name, 0),
             }
         )
     return out
