@@ -29,11 +29,6 @@ from .checks import Checks
 from .report import Hint
 from .schedule import MOVE_KINDS, validate
 
-# What ships to learners (the site's pages and notebooks, the faultlines wheel; the wheel's
-# build hook, packaging/faultlines/hatch_build.py, keeps its own copy of this list). Everything
-# else in a folder (reference.py, wrong/, MUTANTS.md) stays in the repository.
-
-
 NO_MATCH = "no-known-mistake"  # the hint id of a failure no catalogued mistake explains
 BUILTIN_EXPLANATIONS = {
     "progress": "The scenario's goal must be reached once the faults stop: no deadlock (everything "

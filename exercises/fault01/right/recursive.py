@@ -7,7 +7,8 @@ import miniray as ray
 
 def _transient(error):
     return isinstance(
-        error, (ConnectionError, TimeoutError, ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError)
+        error,
+        (ConnectionError, TimeoutError, ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError),
     )
 
 
