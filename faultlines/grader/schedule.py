@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from miniray.faults import Fault, parse_token
+from miniray.sim import Fault, parse_token
 
 Schedule = tuple[str, ...]
 MOVE_KINDS = ("crash", "node_loss", "pause", "client")
