@@ -9,9 +9,7 @@ process, as CPU time. Runs in this interpreter, then again in Pyodide under Node
 from __future__ import annotations
 
 import os
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -55,14 +53,14 @@ def main() -> None:
     measure()
     if "--here" in sys.argv:
         return
-    node = shutil.which("node")
-    if node is None or not (REPO / "node_modules/pyodide/pyodide.mjs").exists():
-        print("Pyodide: skipped (needs node and node_modules/pyodide: make node-deps)")
+    # Imported here: the same script also runs inside Pyodide, where this host-side helper is absent.
+    import pyodide_node
+
+    why = pyodide_node.missing()
+    if why:
+        print(f"Pyodide: skipped ({why})")
         return
-    run = [node, "pyodide_node/run_script.mjs", "--with", "faultlines", "--with", "exercises"]
-    proc = subprocess.run(
-        [*run, "bench/traceback_cache.py", "--here"], cwd=REPO, capture_output=True, text=True
-    )
+    proc = pyodide_node.run("bench/traceback_cache.py", "--here", packages=("faultlines", "exercises"))
     print(proc.stdout.strip() or proc.stderr.strip()[-2000:])
 
 

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import context
+from .events import Kind
 from .exceptions import BudgetExceeded, SimulationError, Stalled
 from .fault_kinds import KINDS
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
-from .kernel import Timer
-from .log import Record
+from .kernel import Kernel, Timer
+from .log import EventLog, Record
+from .memory import oom_retry_delay_s
 from .observe.blob import Blob
 from .observe.metrics import metrics
 from .runtime import Runtime
@@ -48,6 +50,12 @@ __all__ = [
     "call_later",
     "Record",
     "Timer",
+    "Kind",  # the event catalogue: every record's kind (miniray/events.py)
+    # Building blocks for a course's own discrete-event model (the fleet controller): the clock
+    # and the log miniray itself runs on.
+    "Kernel",
+    "EventLog",
+    "oom_retry_delay_s",  # Ray's backoff between retries of an OOM-killed task (miniray/memory)
     "Fault",
     "parse_token",
     "random_schedule",
