@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Checks, Service
 from miniray import sim
 
 checks = Checks()
@@ -60,7 +60,7 @@ def best_steps(mtbf_s: float, checkpoint_s: float, step_s: float) -> int:
     return min(range(max(1, guess - 3), guess + 4), key=lambda k: overhead(k, mtbf_s, checkpoint_s, step_s))
 
 
-class Checkpoints:
+class Checkpoints(Service):
     """Durable checkpoint storage for the job (a simulated service; it outlives the spot nodes).
 
     ckpt.save(step, weights)   takes CHECKPOINT_S of the job's time; keeps (step, weights)
@@ -88,7 +88,7 @@ class Checkpoints:
         )
 
 
-class Trainer:
+class Trainer(Service):
     """do_step(step, weights): one training step (STEP_S of the job's time); returns new weights."""
 
     def __init__(self, services: Any) -> None:

@@ -12,14 +12,14 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Checks, Service
 from miniray import sim
 
 checks = Checks()
 SHARDS = (1, 2)
 
 
-class Output:
+class Output(Service):
     """What write_output gets: a blob store, and a name unique to the running attempt."""
 
     def __init__(self, services: Any) -> None:

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Checks, Service
 from miniray.liveness.services import LeaseHeldError, ServiceError
 
 checks = Checks()
@@ -26,7 +26,7 @@ class Fenced(ServiceError):
     """The store refused a write: a newer token has been seen."""
 
 
-class Store:
+class Store(Service):
     """One register per key; every write asks the learner's fenced_write whether to apply."""
 
     def __init__(self, sub: Any, services: Any) -> None:
