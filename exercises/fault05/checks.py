@@ -1,4 +1,11 @@
-"""fault05 checks: orders are charged at most once, and every order ends paid."""
+"""fault05 checks: orders are charged at most once, and every order ends paid.
+
+The classes the statement names, and where each is drawn: a crash of process_order before the
+charge, between the charge and mark_paid, and as it returns; a node loss; a second client
+processing order 17 after any service call (a double-click on "Pay"); two orders of the same
+amount (so a key made from the amount, or one key for all, collides). The search tries every
+schedule of up to two of these (one node loss, one client at most); the random tier draws three.
+"""
 
 from __future__ import annotations
 
