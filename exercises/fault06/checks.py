@@ -4,6 +4,12 @@ Duplicate attempts come from Ray's retry after a crash (the first attempt may ha
 already) and from a second client: a speculative copy of the same task, as a straggler
 mitigation would start. The blob store's exclusive `commit` is kept out of reach: the learner
 gets put, rename (which refuses an existing destination), read and delete, and builds it.
+
+The classes the statement names, and where each is drawn: a duplicate attempt from a retry
+after a crash (before the write, between the private write and the rename, after the rename)
+and from a speculative copy started after any service call; a node loss; up to two of these in
+a run (the search), three (the random tier). A cleanup in `finally:` or `with` runs only for an
+attempt that really continues (miniray unwinds a blocked body without reaching the store).
 """
 
 from __future__ import annotations
@@ -162,3 +168,20 @@ def looked_before_writing(outcome: Any, ctx: Any) -> bool:
     """An attempt that put a final path had read that path first."""
     reads = set(outcome["reads"]) if outcome else set()
     return any((attempt, path) in reads for attempt, path in _final_puts(ctx))
+
+
+@checks.evidence_for("deleted-a-final-path")
+def deleted_a_final_path(outcome: Any, ctx: Any) -> bool:
+    finals = {_final(shard) for shard in SHARDS}
+    return any(e.key in finals for e in ctx.services.of(service="blob", op="delete"))
+
+
+@checks.evidence_for("two-attempts-one-temp")
+def two_attempts_one_temp(outcome: Any, ctx: Any) -> bool:
+    """Two attempts put the same temporary (not final) path."""
+    finals = {_final(shard) for shard in SHARDS}
+    writers: dict[str, set[str]] = {}
+    for e in ctx.services.of(service="blob", op="put"):
+        if e.key not in finals:
+            writers.setdefault(e.key, set()).add(e.attempt)
+    return any(len(attempts) > 1 for attempts in writers.values())
