@@ -13,6 +13,11 @@ stood at that instant, and miniray's scheduler stays out of reach.
 
 Each round loses two nodes; 2 s later an L1 and an L2 node join, so the released group (and a
 group that was only waiting for capacity) can recover.
+
+The classes the statement names, and where each is drawn: a cycle, the same cycle mirrored, and
+waiting with no cycle (a group waiting for capacity); the second loss of a round at once or up
+to 0.9 s after the first (until then a group waits on no cycle); one round and several in a row,
+so that fairness across cycles shows. The seeded tier draws kinds and gaps from all of these.
 """
 
 from __future__ import annotations
