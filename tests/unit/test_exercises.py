@@ -129,3 +129,12 @@ def test_every_invariant_has_a_plain_words_explanation(ex_id):
     for name in [*ex.checks.invariants, PROGRESS, BUDGET, NO_ERROR]:
         text = ex.explain(name)
         assert len(text.split()) >= 6 and text.endswith("."), (name, text)
+
+
+@pytest.mark.parametrize("ex_id", IDS)
+def test_each_exercise_is_tested_with_three_correct_variants_and_six_wrong_solutions(ex_id):
+    # Written apart from the reference, as a learner would: right/ differ from it in structure and
+    # idiom, wrong/ come from the mistakes the exercise's lesson warns about.
+    ex = exercise.load(ex_id)
+    assert len(ex.right_solutions()) >= 3
+    assert len(ex.wrong_solutions()) >= 6
