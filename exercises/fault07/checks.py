@@ -19,7 +19,7 @@ from typing import Any
 
 import miniray as ray
 from faultlines.grader.checks import Checks, Service
-from miniray.liveness.services import LeaseHeldError, ServiceError
+from miniray.liveness import LeaseHeldError, ServiceError
 
 checks = Checks()
 LEASE = "primary"
