@@ -21,7 +21,7 @@ from typing import Any
 
 import miniray as ray
 from faultlines.grader.checks import Checks
-from miniray.observe import Blob, timeline
+from miniray.observe import Blob
 from miniray.util import state
 
 checks = Checks()
@@ -90,7 +90,7 @@ def _job(seed: int) -> dict:
         "spilled": sorted(r["object_id"] for r in rows if r["where"] == "SPILLED"),
         "leaked": leaky,
     }
-    events = timeline()
+    events = ray.timeline()
     report = {"timeline": events, "memory": [dict(r) for r in rows]}
     del held, blobs  # dropped in a fixed order, so every Python frees them alike
     return {"truth": truth, "report": report}
