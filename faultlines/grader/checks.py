@@ -30,24 +30,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from miniray import sim
+
 Scenario = Callable[[Any, Any], Any]
 Invariant = Callable[[Any, Any], "str | list[str] | None"]
 Evidence = Callable[[Any, Any], bool]
 
 
+@sim.external
 class Service:
     """Base class of a scenario's stand-in for something outside the cluster: a ledger, a card
     gateway, a checkpoint store. Handed to a task as an argument, it stays the same service, as a
-    client object would reach the same service on Ray; miniray copies a task's arguments for each
-    reader, except objects whose class says `__miniray_shared__` (miniray/copying.py)."""
-
-    __miniray_shared__ = True
-
-    def __deepcopy__(self, memo: dict) -> Service:
-        return self
-
-    def __copy__(self) -> Service:
-        return self
+    client object would reach the same service on Ray (`miniray.sim.external`: miniray copies
+    every other argument for each reader)."""
 
 
 @dataclass
