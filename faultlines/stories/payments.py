@@ -46,20 +46,9 @@ STEPS = {
 }
 
 
+@sim.external  # outside the cluster: every worker reaches the same API, as on Ray
 class CardProcessor:
-    """A payment API: every charge call makes a charge, unless its idempotency key was seen.
-
-    It stands for a system outside the cluster, as miniray's simulated services do, so it is a
-    handle: a task that closes over it reaches the one processor, never a worker's private copy
-    (miniray copies a worker's memory, and freezes values, keeping such handles by identity)."""
-
-    __miniray_shared__ = True
-
-    def __copy__(self) -> CardProcessor:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> CardProcessor:
-        return self
+    """A payment API: every charge call makes a charge, unless its idempotency key was seen."""
 
     def __init__(self, services: Services) -> None:
         self.svc = services
