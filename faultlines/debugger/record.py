@@ -12,8 +12,8 @@ from typing import Any
 
 from faultlines.grader import exercise, runner, submission
 
-from .model import outcome_of
 from .recorded import HERE, path_for
+from .session import judged
 
 
 def record(exercise_id: str) -> dict[str, Any] | None:
@@ -31,15 +31,15 @@ def record(exercise_id: str) -> dict[str, Any] | None:
             if (scenario, schedule) in seen:
                 continue
             seen.add((scenario, schedule))
-            done = runner.execute(ex, sub, scenario, tuple(schedule))
-            if not done.run.records:
+            done = runner.run_schedule(ex, sub, scenario, tuple(schedule))
+            if not done.records:
                 continue  # a course model's check, with no cluster: nothing to step through
-            records = [[r.time, r.step, r.kind, dict(r.fields)] for r in done.run.records]
+            records = [[r.time, r.step, r.kind, dict(r.fields)] for r in done.records]
             runs.append(
                 {
                     "scenario": scenario,
                     "schedule": list(schedule),
-                    "outcome": outcome_of(done.run.value, done.run.error),
+                    "outcome": judged(done.violations),
                     "records": records,
                 }
             )

@@ -70,15 +70,11 @@ class ExerciseSource:
 
     def run(self, schedule: Schedule) -> Snapshot:
         recorder = sites.SiteRecorder(self.sub.files)
-        done = runner.execute(self.ex, self.sub, self.scenario, schedule, listeners=(recorder,), sites=True)
-        self.runs += 1
-        run = done.run
-        model = fold(
-            run.records,
-            schedule,
-            outcome=outcome_of(run.value, run.error),
-            journals=run.journals,
+        done = runner.run_schedule(
+            self.ex, self.sub, self.scenario, schedule, sites=True, listeners=(recorder,)
         )
+        self.runs += 1
+        model = fold(done.records, schedule, outcome=judged(done.violations), journals=done.journals)
         sites.attach(model, recorder.sites, self.sub.files)
         verdict = Verdict(self.watched, tuple(done.violations), outcome=model.outcome)
         return _snapshot(schedule, model, verdict, self.title)
@@ -123,6 +119,14 @@ def from_run(run: sim.Run, title: str = "your run") -> Snapshot:
     return _snapshot(
         schedule, model, Verdict(runner.NO_ERROR, violations, judged=False, outcome=model.outcome), title
     )
+
+
+def judged(violations: list[tuple[str, str]]) -> str:
+    """An exercise run's outcome in a few words: the invariants judge it, not what it returned."""
+    if not violations:
+        return "kept every invariant"
+    name, detail = violations[0]
+    return f"broke {name}: {detail}"
 
 
 def faults_only(schedule: Schedule) -> Schedule:

@@ -19,7 +19,8 @@ def run_quiet(
     scenario: Callable[[], Any], faults: list[sim.Fault], max_events: int, sites: bool = False
 ) -> sim.Run:
     """One run of `scenario` under `faults`. A spent learner budget ends it like an error does.
-    `sites`: note each journal entry's learner line (the debugger shows them; a search does not)."""
+    `sites`: note the learner's file:line of each call in the journals (a reported run's moves
+    name them), which a search's hundreds of runs go without."""
     return sim.run(
         scenario,
         seed=0,

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def troubleshooting() -> dict[str, str]:
-    return runpy.run_path(str(REPO / "lessons/numbers/ref_troubleshooting.py"))["numbers"]()
+    return runpy.run_path(str(REPO / "lessons/numbers/troubleshooting.py"))["numbers"]()
 
 
 def test_crash_loop_restarts_then_dies_and_an_init_exception_does_not_restart(troubleshooting):
