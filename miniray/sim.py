@@ -19,6 +19,7 @@ from .copying import shared
 from .events import Kind
 from .exceptions import BudgetExceeded, SimulationError, Stalled
 from .fault_kinds import KINDS
+from .fault_kinds import moves as fault_moves
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
 from .kernel import Kernel, Timer
 from .log import EventLog, Record
@@ -35,6 +36,7 @@ __all__ = [
     "set_budget",
     "schedule",
     "inject",
+    "moves",
     *KINDS,  # one helper per fault kind: kill_node, crash, pause_node, use_memory, ...
     "event_log",
     "log_text",
@@ -124,6 +126,12 @@ def inject(fault: Fault | str) -> None:
             SESSION.pending.faults = [*SESSION.pending.faults, parsed]
     else:
         schedule([fault])
+
+
+def moves() -> dict[str, str]:
+    """The fault kinds a grader's search may inject, by move name ("node_loss": "kill_node"),
+    from their entries in miniray/fault_kinds.py."""
+    return fault_moves()
 
 
 def __getattr__(name: str) -> Callable[..., None]:
