@@ -173,7 +173,7 @@ print("Ray's defaults (0, 0):", sim.run(lambda: actor_state(0, 0), seed=0).value
 
 # %%
 # faultlines/stories/lineage.py
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 
 def side_effect(idempotent: bool = False) -> dict[str, int]:

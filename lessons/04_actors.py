@@ -28,7 +28,7 @@ import miniray as ray
 from faultlines.stories.actor_lives import run_counter
 from faultlines.widgets.actor_lives import ActorLivesLab
 from miniray import sim
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 
 def outcome(ref):

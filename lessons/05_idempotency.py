@@ -26,7 +26,7 @@ import miniray as ray
 from faultlines.stories.payments import CardProcessor, mktemp
 from faultlines.widgets.idempotency import IdempotencyLab
 from miniray import sim
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 
 def fresh_world():

@@ -29,7 +29,7 @@ from faultlines.models import checkpoint_interval as model
 from faultlines.stories import checkpoint_sim
 from faultlines.widgets.checkpoint_interval import CheckpointLab
 from miniray import sim
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 HOUR = 3600.0  # miniray's clock counts seconds; the job thinks in hours
 

@@ -26,9 +26,9 @@ import ipywidgets  # noqa: F401  (named in a cell so the browser's kernel loads 
 import miniray as ray
 from faultlines.stories.attribution import BAD_INPUT_ROWS, GOOD_ROWS, run_batch
 from faultlines.widgets.packing_curve import packing_widget
-from miniray import context, sim
+from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.liveness.attribution import RETRYABLE, TransientError
+from miniray.liveness import RETRYABLE, TransientError
 from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 
@@ -74,14 +74,9 @@ cluster, workers = fresh_cluster(nodes=3, cpus=1)
 N1 = workers[0]
 
 
-def node_of_this_task():
-    """Which node runs the calling attempt (miniray-specific; Ray has get_runtime_context())."""
-    return context.require("node_of_this_task").current[-1].worker.node
-
-
 @ray.remote(max_retries=3, retry_exceptions=list(RETRYABLE))
 def parse(row):
-    if node_of_this_task() is N1:
+    if ray.get_runtime_context().get_node_id() == N1.node_id:  # which node runs this attempt
         raise TransientError("corrupt local cache on N1")
     time.sleep(5)
     return row

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import miniray as ray
 from miniray import exceptions, sim
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 DIED, UNAVAILABLE = "ActorDiedError", "ActorUnavailableError"
 

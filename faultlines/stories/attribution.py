@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import miniray
-from miniray import context, sim
+from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.liveness.attribution import RETRYABLE, Attribution, TransientError
+from miniray.liveness import RETRYABLE, Attribution, TransientError
 
 RETRYABLE_NAMES = frozenset(cls.__name__ for cls in RETRYABLE)
 
@@ -64,7 +64,7 @@ def run_batch(
 
         @miniray.remote(max_retries=3, retry_exceptions=list(RETRYABLE))
         def parse(row: str) -> str:
-            here = context.require("parse").current[-1].worker.node.name
+            here = sim.current_attempt().node  # type: ignore[union-attr]  # inside a task
             if here == broken:
                 raise TransientError(f"corrupt local cache on {here}")
             if row.startswith("bad"):

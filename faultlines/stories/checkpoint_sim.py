@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import miniray as ray
 from miniray import sim
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 from ..models.checkpoint_interval import exact, segments
 

@@ -14,7 +14,7 @@ import time
 import miniray as ray
 from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 BIG = 200_000  # bytes
 

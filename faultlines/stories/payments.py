@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import miniray as ray
 from miniray import exceptions, sim
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 FIXES = ("append", "idempotency key", "upsert", "temp + commit")
 ORDER, CARD, AMOUNT = "order-7", "card-4242", 30

@@ -20,9 +20,9 @@ import time
 from dataclasses import dataclass
 
 import miniray
-from miniray import context, sim
+from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 DEFENCES = ("none", "exclusive_commit", "fencing")
 # The event-log records the story shows, and the fields left out of them (ids are noise here).
@@ -65,8 +65,8 @@ def attempt_id() -> str:
     miniray-specific: the simulator names attempts for its fault schedules. In Ray, a task reads
     its task id and attempt number from the runtime context.
     """
-    rt = context.require("attempt_id()")
-    return rt.current[-1].key if rt.current else "driver"
+    attempt = sim.current_attempt()
+    return attempt.key if attempt is not None else "driver"
 
 
 @dataclass(frozen=True)

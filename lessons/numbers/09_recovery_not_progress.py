@@ -14,8 +14,7 @@ from conformance.recorded_view import compare
 from faultlines.stories import pg_recovery
 from faultlines.stories.pg_recovery import SeedCase
 from miniray import sim
-from miniray.placement.manager import ATTEMPT_COST_S
-from miniray.placement.queue import Backoff
+from miniray.placement import ATTEMPT_COST_S, Backoff
 
 RECORDED = Path(__file__).resolve().parents[2] / "tests/conformance/recorded/ray-2.60.0.json"
 # The case study's own observation: over one three-second window PG_A's counter went from about 2.38

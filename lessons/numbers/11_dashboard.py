@@ -61,7 +61,7 @@ def numbers() -> dict[str, str]:
         "read_s": f"{run.read_s:g}",
         "disk_s": f"{run.disk_seconds:g}",
         "wall_s": f"{model.elapsed_s:g}",  # one disk serves every reader
-        "miniray_wall_s": f"{run.elapsed_s:g}",  # miniray charges the reads in parallel
+        "miniray_wall_s": f"{run.elapsed_s:g}",  # the same run on miniray: one disk, reads in turn
         "memory_aggregate": aggregate,
         "last_fit_gb": f"{last_fit:g}",
         "fits_disk_s": f"{fits.disk_seconds:g}",

@@ -24,9 +24,8 @@ def test_the_worked_number():
         assert round(result.fill_before_pct, 1) == 93.3 and result.fill_after_pct == 100.0
     # One 500 MB/s disk serves 50 reads of 2 GB: 200 s however many CPUs wait on it.
     assert predicted.elapsed_s == 200.0
-    # miniray charges each spilled read on its own, four at a time: 13 rounds of 4 s. Too fast for
-    # one disk; the page says so (an engine fix would share the disk's bandwidth).
-    assert measured.elapsed_s == 52.0
+    # miniray's node has one disk too: the readers on four CPUs take turns on it.
+    assert measured.elapsed_s == 200.0
 
 
 @pytest.mark.parametrize("threshold", [1.0, 0.8])
@@ -110,7 +109,7 @@ def test_page_numbers_come_from_these_runs():
         "200",
         "200",
     )
-    assert values["miniray_wall_s"] == "52"
+    assert values["miniray_wall_s"] == "200"
     assert (values["strag_reduce"], values["strag_ratio"], values["even_reduce"]) == ("40", "20", "2")
     assert (values["leak_full_at"], values["leak_spilled_gb"], values["fixed_peak_gb"]) == ("8", "4", "0")
     assert values["memory_aggregate"].startswith("--- Aggregate object store stats")
