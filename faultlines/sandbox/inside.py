@@ -1,0 +1,200 @@
+"""The jailed process: load the learner's code, then run what the judge asks of it.
+
+It holds the submission's source (sent on the pipe, never a file the judge names), the learner's
+objects, and nothing that decides a verdict: no exercise files, no report channel, no nonce. Its
+fd 1 is not the judge's pipe (the pipe is dup'ed away first), so printing, even with os.write,
+reaches only the judge's bounded stderr tail.
+
+The judge's requests (see judge.py for the other side):
+    hello (config)       set the limits, compile the source, load it once: the import-time checks
+    fresh ()             a new namespace and the compiled module run in it: every graded run starts
+                         from a fresh load, so nothing carries from one run to the next
+    global (name)        one module-level value
+    call (f, args, kw)   call a learner function from the driver; the list, dict and set
+                         arguments the function changed come back too (the judge passed them)
+    body (f, args, kw)   run a task body: a learner's remote function's own function
+    new (actor class)    an actor instance, not yet initialised (miniray calls __init__ as a body)
+    method (o, name, args, kw)         an actor method as a body (__init__ included)
+    snapshot (o) / restore (o, s)      an actor instance's state, for miniray's replay
+    end ()               the run is over: statement count, and the learner's objects are let go
+A header `reset` (the line budget) starts counting the learner's statements.
+"""
+
+from __future__ import annotations
+
+import copy
+import linecache
+import os
+import resource
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from . import client, wire
+from .channel import Channel, ChannelBroken
+from .handles import Link, Unwind, install_output
+
+
+class Inside:
+    def __init__(self, link: Link) -> None:
+        self.link = link
+        self.code: Any = None
+        self.filename = "submission.py"
+        self.namespace: dict[str, Any] = {}
+        self.snapshots: dict[int, dict] = {}
+        self._snap = 0
+        from faultlines.grader import budgets
+
+        self.budgets = budgets
+        self.counter = budgets.Counter(1)
+        self.ops: dict[str, Callable[..., Any]] = {
+            "hello": self.hello,
+            "fresh": self.fresh,
+            "global": self.global_,
+            "call": self.call,
+            "body": self.body,
+            "new": self.new,
+            "method": self.method,
+            "snapshot": self.snapshot,
+            "restore": self.restore,
+            "end": self.end,
+        }
+
+    # -- the loop's one step -----------------------------------------------------------------------
+    def serve(self, op: str, payload: Any, hdr: dict) -> tuple[str, Any]:
+        handler = self.ops.get(op)
+        if handler is None:
+            raise ChannelBroken(f"the judge asked for {op!r}")
+        budget = hdr.get("reset")
+        if type(budget) is int:
+            self.counter = self.budgets.Counter(budget)
+            self.budgets.Counter.active = self.counter
+            self.link.counter = self.counter
+        args = self.link.decode(payload)
+        try:
+            value = handler(*args)
+        except Unwind as u:
+            return "u", u.token
+        except ChannelBroken:
+            raise
+        except BaseException as e:  # the learner's, to the judge: it decides what each one means
+            return "x", self._error(e)
+        try:
+            return "a", self.link.encode(value)
+        except wire.WireError as e:
+            return "x", self._error(TypeError(f"a value that cannot be sent to the grader: {e}"))
+
+    def _error(self, e: BaseException) -> Any:
+        try:
+            return self.link.encode(e)
+        except wire.WireError:
+            return self.link.encode(RuntimeError(f"{type(e).__name__} (its details cannot be sent)"))
+
+    # -- loading -----------------------------------------------------------------------------------
+    def hello(self, config: dict) -> None:
+        _limit(config.get("limits", {}))
+        from faultlines.grader import submission
+
+        source, self.filename = str(config["source"]), str(config["filename"])
+        entries, budget = list(config["entries"]), int(config["line_budget"])
+        # The file is not in the jail: its lines come from the source, for the learner's tracebacks.
+        linecache.cache[self.filename] = (len(source), None, source.splitlines(True), self.filename)
+        submission.from_source(source, self.filename, entries, budget)  # BadSubmission: one line
+        self.code = self.budgets.instrument(source, self.filename)
+
+    def fresh(self) -> dict:
+        self.link.clear()
+        self.snapshots.clear()
+        self.budgets.Counter.active = None
+        self.link.counter = None
+        self.namespace = {"__name__": "submission", "__file__": self.filename, **self.budgets.HOOKS}
+        exec(self.code, self.namespace)
+        return {
+            name: value
+            for name, value in self.namespace.items()
+            if not name.startswith("__") and (callable(value) or type(value).__name__ == "module")
+        }
+
+    def global_(self, name: str) -> Any:
+        if name not in self.namespace:
+            raise AttributeError(f"the submission has no {name!r}")
+        return self.namespace[name]
+
+    def end(self) -> int:
+        lines = self.counter.lines
+        self.budgets.Counter.active = None
+        self.link.counter = None
+        return lines
+
+    # -- running the learner's code ------------------------------------------------------------------
+    def call(self, fn: Any, args: list, kwargs: dict) -> Any:
+        before = [(i, self.link.encode(a)) for i, a in enumerate(args) if type(a) in (list, dict, set)]
+        value = fn(*args, **kwargs)
+        changed = {}
+        for i, was in before:
+            now = self.link.encode(args[i])
+            if now != was:
+                changed[i] = args[i]
+        return [value, changed]
+
+    def body(self, fn: Any, args: list, kwargs: dict) -> Any:
+        target = fn._function if isinstance(fn, client.RemoteFunction) else fn
+        return target(*args, **kwargs)
+
+    def new(self, cls: Any) -> Any:
+        target: Any = cls._cls if isinstance(cls, client.ActorClass) else cls
+        return target.__new__(target)
+
+    def method(self, instance: Any, name: str, args: list, kwargs: dict) -> Any:
+        return getattr(instance, name)(*args, **kwargs)
+
+    def snapshot(self, instance: Any) -> int:
+        self._snap += 1
+        self.snapshots[self._snap] = copy.deepcopy(instance.__dict__)
+        return self._snap
+
+    def restore(self, instance: Any, snap: int) -> None:
+        saved = self.snapshots[snap]
+        instance.__dict__.clear()
+        instance.__dict__.update(copy.deepcopy(saved))
+
+
+def _limit(limits: dict) -> None:
+    """Set before any learner code runs; with no capabilities, the jail cannot raise them back."""
+    pairs = {
+        "cpu_seconds": resource.RLIMIT_CPU,
+        "memory_bytes": resource.RLIMIT_AS,
+        "file_bytes": resource.RLIMIT_FSIZE,
+        "open_files": resource.RLIMIT_NOFILE,
+        "nproc": resource.RLIMIT_NPROC,
+    }
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    for key, which in pairs.items():
+        value = limits.get(key)
+        if type(value) is int and value > 0:
+            soft = value
+            hard = value + 5 if which == resource.RLIMIT_CPU else value  # SIGXCPU first, then SIGKILL
+            resource.setrlimit(which, (soft, hard))
+
+
+def main() -> None:
+    # The pipe to the judge moves off fds 0 and 1, so nothing the learner prints can reach it.
+    rfd, wfd = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(2, 1)
+    channel = Channel(rfd, wfd)
+    link = Link(channel)
+    inside = Inside(link)
+    channel.serve = inside.serve
+    client.LINK = link
+    miniray_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "miniray")
+    client.build(miniray_dir)
+    client.patch_time_and_os()
+    install_output(link)
+    try:
+        channel.serve_forever()
+    except ChannelBroken:
+        pass
+    sys.stdout.flush()
+    os._exit(0)

@@ -1,0 +1,185 @@
+"""The judge's stand-ins for the learner's objects, which stay in the jail.
+
+- A learner's remote function becomes a real miniray `RemoteFunction` whose function is a small
+  proxy: when miniray runs the task body (an attempt, a replay of it), the proxy asks the jail to
+  run the learner's function and returns or raises what it did. miniray's retries, replays and
+  injected crashes work unchanged around it: a body that blocks in the jail is unwound there and
+  reported here, where the proxy re-raises miniray's own `Suspended` or `WorkerExit`.
+- A learner's actor class becomes a real miniray `ActorClass` of a generated class whose
+  `__new__` asks the jail for an instance and whose methods run as bodies in the jail. The
+  instance's state is the jail's: miniray's snapshot before a method (and its restore before a
+  replay) are a deepcopy of `_fl_live`, which asks the jail to copy or restore the state.
+- Any other learner object is a `SandboxObject`: its type name and repr, callable through the
+  jail if the object is, and nothing else. The judge never runs a learner's method by accident
+  (comparing, hashing, printing): only explicit calls cross.
+- The submission's module is a `SandboxModule` namespace of such stand-ins.
+
+Every stand-in remembers its jail handle (`__fl_sandbox__`), so passed back it is the learner's
+own object again.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING, Any
+
+from miniray.remote_function import ActorClass, RemoteFunction
+
+if TYPE_CHECKING:
+    from .judge import Bridge
+
+MARK = "__fl_sandbox__"
+
+
+class JailRef:
+    """A bare jail handle, for the proxies' own requests."""
+
+    __slots__ = ("h",)
+
+    def __init__(self, h: int) -> None:
+        self.h = h
+
+
+def handle_of(obj: Any) -> int | None:
+    """The jail handle of one of these stand-ins, or None for any other object."""
+    if type(obj) is JailRef:
+        return obj.h
+    if isinstance(obj, (SandboxObject, RemoteFunction, ActorClass, SandboxModule)):
+        h = getattr(obj, "__dict__", {}).get(MARK)
+        return h if type(h) is int else None
+    return None
+
+
+class SandboxObject:
+    """A learner's object. Subclassed per type name, so `type(x).__name__` reads as in the jail."""
+
+    def __init__(self, bridge: Bridge, h: int, meta: dict) -> None:
+        self.__dict__[MARK] = h
+        self.__dict__["_fl_bridge"] = bridge
+        self.__dict__["_fl_repr"] = str(meta.get("repr", ""))
+        for key in ("name", "qualname", "module"):
+            if type(meta.get(key)) is str:
+                self.__dict__[f"__{key}__"] = meta[key]
+        code = bridge.code_of(meta.get("code"))
+        if code is not None:
+            self.__dict__["__code__"] = code  # the judge's own compile of the source: for reading only
+
+    def __repr__(self) -> str:
+        return self.__dict__["_fl_repr"]
+
+
+class SandboxCallable(SandboxObject):
+    """A learner's function, class or callable object: calling it runs it in the jail."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__dict__["_fl_bridge"].call(self, args, kwargs)
+
+
+_TYPES: dict[tuple[str, bool], type] = {}
+
+
+def _object_class(name: str, callable_: bool) -> type:
+    cls = _TYPES.get((name, callable_))
+    if cls is None:
+        base = SandboxCallable if callable_ else SandboxObject
+        cls = type(name if name.isidentifier() else "object", (base,), {"__module__": "submission"})
+        if len(_TYPES) < 1000:  # type names are the learner's: never an unbounded cache
+            _TYPES[(name, callable_)] = cls
+    return cls
+
+
+def make(bridge: Bridge, h: int, meta: dict) -> Any:
+    kind = meta.get("k")
+    if kind == "rf":
+        return RemoteFunction(_body(bridge, h, meta), bridge.decode(meta.get("opts", ["d"])))
+    if kind == "ac":
+        cls = ActorClass(_actor_class(bridge, h, meta), bridge.decode(meta.get("opts", ["d"])))
+        cls.__dict__[MARK] = h
+        return cls
+    return _object_class(str(meta.get("type", "object")), bool(meta.get("call")))(bridge, h, meta)
+
+
+def _named(fn: Any, meta: dict, method: str = "") -> Any:
+    """The learner's names on a proxy: miniray names tasks and attempts after them."""
+    name, qualname = str(meta.get("name", "f")), str(meta.get("qualname", "f"))
+    fn.__name__ = method or name
+    fn.__qualname__ = f"{qualname}.{method}" if method else qualname
+    fn.__module__ = str(meta.get("module", "submission"))
+    return fn
+
+
+def _body(bridge: Bridge, h: int, meta: dict) -> Any:
+    ref = JailRef(h)
+
+    def body(*args: Any, **kwargs: Any) -> Any:
+        return bridge.run_body("body", ref, list(args), kwargs)
+
+    body.__dict__[MARK] = h  # update_wrapper copies it onto the RemoteFunction
+    return _named(body, meta)
+
+
+class LiveInstance:
+    """An actor instance's state, which lives in the jail: copying it asks the jail for a snapshot."""
+
+    def __init__(self, bridge: Bridge, instance: Any) -> None:
+        self.bridge, self.instance = bridge, instance
+
+    def __deepcopy__(self, memo: dict) -> Snapshot:
+        return Snapshot(self.bridge, self.instance, self.bridge.request("snapshot", self.instance))
+
+
+class Snapshot:
+    """A copy of an actor's state kept in the jail: copying it back restores the instance."""
+
+    def __init__(self, bridge: Bridge, instance: Any, snap: int) -> None:
+        self.bridge, self.instance, self.snap = bridge, instance, snap
+
+    def __deepcopy__(self, memo: dict) -> LiveInstance:
+        self.bridge.request("restore", self.instance, self.snap)
+        return LiveInstance(self.bridge, self.instance)
+
+
+def _actor_class(bridge: Bridge, h: int, meta: dict) -> type:
+    ref = JailRef(h)
+    methods = bridge.decode(meta.get("methods", ["d"]))
+    if type(methods) is not dict:
+        methods = {}
+
+    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+        obj: Any = object.__new__(cls)
+        obj.__dict__["_fl_live"] = LiveInstance(bridge, bridge.request("new", ref))
+        return obj
+
+    def method(name: str) -> Any:
+        def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            return bridge.run_body("method", self._fl_live.instance, name, list(args), kwargs)
+
+        fn = _named(run, meta, name)
+        opts = methods.get(name)
+        if isinstance(opts, dict) and opts:
+            fn.__miniray_method_options__ = opts
+        return fn
+
+    body: dict[str, Any] = {
+        "__module__": str(meta.get("module", "submission")),
+        "__qualname__": str(meta.get("qualname", "Actor")),
+        "__new__": __new__,
+        "__init__": method("__init__"),
+    }
+    for name in methods:
+        if type(name) is str and name.isidentifier() and not name.startswith("__"):
+            body[name] = method(name)
+    name = str(meta.get("name", "Actor"))
+    return type(name if name.isidentifier() else "Actor", (), body)
+
+
+class SandboxModule(types.SimpleNamespace):
+    """The submission as a module: its functions, classes and modules (what `vars()` shows);
+    any other module-level value is fetched from the jail when read."""
+
+    _fl_bridge: Bridge  # set on the per-grading subclass (judge.Bridge), never in vars()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return type(self)._fl_bridge.request("global", name)
