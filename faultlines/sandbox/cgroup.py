@@ -128,6 +128,18 @@ class PidsCgroup:
                 time.sleep(0.005)
 
 
+def sweep(where: Hierarchy) -> None:
+    """Remove cgroups a judge that was killed (SIGKILL: no cleanup) left behind, empty or not."""
+    try:
+        entries = list(where.base.glob("faultlines-*-*"))
+    except OSError:
+        return
+    for path in entries:
+        pid = path.name.split("-")[1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            PidsCgroup(path, where.version).remove()
+
+
 def create(where: Hierarchy, max_pids: int, owner: int | None = None) -> PidsCgroup | None:
     """A new cgroup under `where` capped at `max_pids`; `owner` may move itself into it."""
     path = where.base / f"faultlines-{os.getpid()}-{next(_COUNTER)}"

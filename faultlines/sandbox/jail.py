@@ -69,6 +69,25 @@ class Plan:
     def jailed(self) -> bool:
         return self.bwrap is not None
 
+    def to_dict(self) -> dict:
+        """For a judge process started with this plan (grade-all): plain data, no probe again."""
+        groups = self.cgroups
+        return {
+            "bwrap": self.bwrap,
+            "cgroups": [str(groups.base), groups.version] if groups is not None else None,
+            "run_as": self.run_as,
+            "nproc": self.nproc,
+            "why_not": self.why_not,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Plan:
+        groups = data.get("cgroups")
+        hierarchy = cgroups.Hierarchy(Path(groups[0]), int(groups[1])) if groups else None
+        return cls(
+            data.get("bwrap"), hierarchy, data.get("run_as"), bool(data.get("nproc")), data.get("why_not", "")
+        )
+
     def describe(self) -> str:
         if self.bwrap is None:
             return f"no sandbox ({self.why_not})"

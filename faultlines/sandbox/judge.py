@@ -62,7 +62,7 @@ class Bridge(Served):
         self._released: list = []  # handles the last message let go, applied once it is decoded
         self.output_left = OUTPUT_LIMIT
         self._modules: dict[str, types.ModuleType] = {}
-        self.codes = _code_map(budgets.instrument(source, filename))
+        self.codes = _code_map(source, filename)
         self.module_class = type("submission", (proxies.SandboxModule,), {"_fl_bridge": self})
         Served.__init__(self, exposure)
 
@@ -131,7 +131,14 @@ class Bridge(Served):
         self._ids.clear()
         self.proxies.clear()
         self.pending.clear()
-        listing = self.request("fresh")
+        try:
+            listing = self.request("fresh")
+        except Exception as e:  # the learner's code, run again, failed where it once loaded
+            first = str(e).strip().splitlines()[:1]
+            raise Reload(
+                f"loading the submission afresh for the next run raised {type(e).__name__}: "
+                f"{first[0] if first else ''} (it loaded the first time): not graded"
+            ) from None
         if type(listing) is not dict:
             raise ChannelBroken("broke the protocol: a module that is not a namespace")
         return self.module_class(**{k: v for k, v in listing.items() if type(k) is str and k.isidentifier()})
@@ -253,6 +260,10 @@ class Bridge(Served):
         return e
 
 
+class Reload(BaseException):
+    """The submission loaded once, then failed to load for a later run: the grading stops."""
+
+
 class LearnerExit(SystemExit):
     """`sys.exit()` in the learner's code: a task's worker exits (miniray catches SystemExit);
     in the driver it ends the grading with a failure, never the judge."""
@@ -297,10 +308,14 @@ def _update(target: Any, new: Any) -> None:
         target.update(new)
 
 
-def _code_map(code: types.CodeType) -> dict[tuple[str, int], types.CodeType]:
+def _code_map(source: str, filename: str) -> dict[tuple[str, int], types.CodeType]:
     """Every function's code object in the judge's own compile of the source, by name and line:
     for reading (an exercise may check what a function calls), never for running."""
     found: dict[tuple[str, int], types.CodeType] = {}
+    try:
+        code = budgets.instrument(source, filename)
+    except (SyntaxError, ValueError):  # the jail's load says so, in the learner's words
+        return found
     stack = [code]
     while stack:
         c = stack.pop()

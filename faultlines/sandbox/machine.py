@@ -65,6 +65,7 @@ def probe() -> Plan:
     candidates = []
     hierarchy = cgroup.find()
     if hierarchy is not None:
+        cgroup.sweep(hierarchy)
         candidates.append(Plan(bwrap, cgroups=hierarchy, nproc=not root))
     if root:
         candidates.append(Plan(bwrap, run_as=NOBODY, nproc=True))

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from faultlines.grader import exercise, grade
 from faultlines.grader.report import Report, TierResult
@@ -25,7 +26,7 @@ from .channel import ChannelBroken, now
 from .exposure import Exposure
 from .jail import Jail, Limits, Plan
 from .jailed import JailedSubmission
-from .judge import OUTPUT_LIMIT, Bridge, LearnerExit
+from .judge import OUTPUT_LIMIT, Bridge, LearnerExit, Reload
 
 SANDBOX_CRASH = "crashed the grader's sandbox"
 
@@ -58,6 +59,59 @@ def checks_module(ex: exercise.Exercise) -> str:
     return getattr(scenario, "__module__", "") or ""
 
 
+@dataclass
+class Jailed:
+    """What a piece of grading work gave, run with the submission's code in a jail."""
+
+    value: Any = None
+    bad_input: str | None = None  # the submission cannot be graded at all: one line, exit status 2
+    problem: str | None = None  # the jail broke: "crashed the grader's sandbox: ..."
+    output: str = ""  # what the submission printed (for the instructor, never parsed)
+
+
+def in_jail(
+    ex: exercise.Exercise,
+    source: str,
+    path: Path,
+    work: Callable[[JailedSubmission], Any],
+    plan: Plan | None = None,
+    limits: Limits | None = None,
+) -> Jailed:
+    """Start a jail, load `source` there, run `work` on it; whatever the jail does, return."""
+    plan = plan if plan is not None else machine.probe()
+    limits = limits or Limits()
+    filename = str(path.resolve())
+    sink = Tail()
+    bridge: Bridge | None = None
+    done = Jailed()
+    try:
+        jail = Jail(plan, limits)
+    except OSError as e:  # a cgroup, bubblewrap itself
+        done.problem = f"{SANDBOX_CRASH}: it could not start ({e})"
+        return done
+    try:
+        bridge = Bridge(jail, Exposure(checks_module(ex)), now() + limits.wall_seconds, source, filename)
+        with redirect_stdout(sink):
+            bridge.request("hello", _config(ex, source, filename, plan, limits))
+            done.value = work(JailedSubmission(bridge, source, filename, path.name))
+    except BadSubmission as e:
+        done.bad_input = str(e)
+    except MemoryError:
+        done.problem = f"{SANDBOX_CRASH}: {_memory()}"
+    except LearnerExit as e:
+        done.problem = (
+            f"{SANDBOX_CRASH}: the submission called exit({e.code}) outside a task, which ends the grading"
+        )
+    except ChannelBroken as e:
+        done.problem = f"{SANDBOX_CRASH}: {_explain(e, jail, bridge, limits)}"
+    except Reload as e:
+        done.problem = str(e)
+    finally:
+        jail.close()
+    done.output = sink.getvalue()
+    return done
+
+
 def grade_file(
     exercise_id: str,
     path: Path,
@@ -66,43 +120,18 @@ def grade_file(
     limits: Limits | None = None,
     replay_call: Callable[[str], str] | None = None,
 ) -> Verdict:
-    plan = plan if plan is not None else machine.probe()
-    limits = limits or Limits()
     ex = exercise.load(exercise_id, hidden=hidden)
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         return Verdict(failed(ex.id, f"{path}: cannot be read ({e})"), f"{path}: cannot be read ({e})")
-    filename = str(path.resolve())
     call = replay_call or (lambda token: f"python -m faultlines replay {token} {path}")
-    sink = Tail()
-    jail: Jail | None = None
-    bridge: Bridge | None = None
-    try:
-        jail = Jail(plan, limits)
-        bridge = Bridge(jail, Exposure(checks_module(ex)), now() + limits.wall_seconds, source, filename)
-        with redirect_stdout(sink):
-            bridge.request("hello", _config(ex, source, filename, plan, limits))
-            sub = JailedSubmission(bridge, source, filename, path.name)
-            report = grade.grade(ex, sub, replay_call=call)
-        return Verdict(report, None, sink.getvalue())
-    except BadSubmission as e:
-        return Verdict(failed(ex.id, str(e)), str(e), sink.getvalue())
-    except MemoryError:
-        return Verdict(failed(ex.id, f"{SANDBOX_CRASH}: {_memory()}"), None, sink.getvalue())
-    except LearnerExit as e:
-        reason = (
-            f"{SANDBOX_CRASH}: the submission called exit({e.code}) outside a task, which ends the grading"
-        )
-        return Verdict(failed(ex.id, reason), None, sink.getvalue())
-    except ChannelBroken as e:
-        reason = f"{SANDBOX_CRASH}: {_explain(e, jail, bridge, limits)}"
-        return Verdict(failed(ex.id, reason), None, sink.getvalue())
-    except OSError as e:  # the jail could not start (a cgroup, bubblewrap itself)
-        return Verdict(failed(ex.id, f"{SANDBOX_CRASH}: it could not start ({e})"), None, sink.getvalue())
-    finally:
-        if jail is not None:
-            jail.close()
+    done = in_jail(ex, source, path, lambda sub: grade.grade(ex, sub, replay_call=call), plan, limits)
+    if done.bad_input is not None:
+        return Verdict(failed(ex.id, done.bad_input), done.bad_input, done.output)
+    if done.problem is not None:
+        return Verdict(failed(ex.id, done.problem), None, done.output)
+    return Verdict(done.value, None, done.output)
 
 
 def _config(ex: exercise.Exercise, source: str, filename: str, plan: Plan, limits: Limits) -> dict:
