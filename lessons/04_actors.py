@@ -125,6 +125,25 @@ ray.shutdown()
 # crash; they do not bring the state back.
 
 # %% [markdown]
+# ## Step 3b: a worker's memory is its own
+#
+# Each worker is its own process, with its own copy of the variables its code uses outside the
+# actor. **Predict:** four tasks append to a module-level list, then an actor counts in a
+# closure variable and is restarted once. What does each see, and what does the driver see?
+
+# %%
+from faultlines.stories import worker_memory
+
+print(sim.run(worker_memory.global_list).value)
+print(sim.run(worker_memory.closure_counter).value)
+print(sim.run(lambda: worker_memory.closure_counter(keep_in_instance=True)).value)
+
+# %% [markdown]
+# The driver's list stays empty and its closure variable stays 0: the writes happened in the
+# workers' own copies. The restarted actor answered 1: a new process starts from the code as it
+# was submitted, wherever the count was kept.
+
+# %% [markdown]
 # ## Step 4: Ray's documentation example, counted
 #
 # Ray's fault-tolerance page has an actor with `max_restarts=4, max_task_retries=-1` whose

@@ -24,6 +24,7 @@ import inspect
 from typing import Any
 
 from . import exceptions as exc
+from .copying import shared
 from .objects import ObjectRef
 
 STREAMING = "streaming"
@@ -101,7 +102,7 @@ def body_for(fn, spec, how: str):
             i, v = index, value
             node = rt.current[-1].worker.node
             # Journaled, so a body replayed after it blocked does not yield the item twice.
-            rt.current[-1].interact(lambda i=i, v=v, node=node: spec.stream.put(i, v, node))
+            rt.current[-1].interact(lambda i=i, v=v, node=node: spec.stream.put(i, v, node), "yield")
             index += 1
         return None
 
@@ -123,7 +124,7 @@ def _put_item(rt, spec, value) -> ObjectRef:
         rt.objects.store(rt.objects.entries[ref.hex()], value, rt.current[-1].worker.node)
         return ref
 
-    return rt.current[-1].interact(live)  # journaled, as every cluster call in a body
+    return rt.current[-1].interact(live, "yield")  # journaled, as every cluster call in a body
 
 
 def _drive_async(agen):
@@ -144,6 +145,7 @@ def _drive_async(agen):
         )
 
 
+@shared
 class ObjectRefGenerator:
     """What `.remote()` returns for a streaming generator task: iterate it for ObjectRefs."""
 

@@ -18,6 +18,7 @@ from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
 from .head import Gcs
 from .ids import IdMaker
+from .isolation import Exports
 from .kernel import Kernel, Timer
 from .log import EventLog
 from .memory import MemoryMonitor
@@ -37,11 +38,20 @@ DEFAULT_CONFIG = {
     "object_spilling_threshold": 1.0,
     "object_spilling_read_bytes_per_s": 500e6,  # a local SSD read, the seed's 500 MB/s
     "max_body_lines": None,  # lines of user code one attempt may run; None: no limit (as in Ray)
+    # Note the learner's file:line of each journal entry (Run.journals, the debugger's code links).
+    # A grader's search over hundreds of schedules turns it off, as it turns the log's text off.
+    "journal_sites": True,
 }
 
 
 def _noop() -> None:
     pass
+
+
+def _module_test(names: frozenset[str]) -> Callable[[str], bool]:
+    """Is a module one of `names`, or inside one of them?"""
+    prefixes = tuple(f"{name}." for name in names)
+    return lambda module: module in names or module.startswith(prefixes)
 
 
 def _never() -> bool:
@@ -56,7 +66,14 @@ class Runtime:
     `scheduler.node_filters`, `log.listeners` and `kernel.observers`.
     """
 
-    def __init__(self, seed: int = 0, system_config: dict | None = None, faults=None):
+    def __init__(
+        self,
+        seed: int = 0,
+        system_config: dict | None = None,
+        faults=None,
+        by_value: frozenset[str] = frozenset({"__main__"}),
+        library: frozenset[str] = frozenset({"miniray"}),
+    ):
         self.seed = seed
         self.config: dict = dict(DEFAULT_CONFIG)
         self.system_config: dict = dict(system_config or {})
@@ -69,6 +86,10 @@ class Runtime:
         self.alive = True
         self.nodes: list[Node] = []
         self.current: list[BodyRun] = []  # stack of bodies executing now (empty: the driver)
+        # Each attempt's journal as (operation, learner's file:line), kept after it ends (sim.Run).
+        self.journals: dict[str, list[tuple[str, str]]] = {}
+        self.library = (library, tuple(f"{name}." for name in library))  # as journal.learner_site takes it
+        self.exports = Exports(_module_test(by_value), _module_test(library))  # as first exported
         self.ordinals: dict[str, int] = {}
         self.pids = 10000
         self.workers: list[Worker] = []  # every worker ever started, dead ones too (state API)
@@ -225,7 +246,7 @@ class Runtime:
     def node_lost(self, node: Node) -> None:
         """What a dead (or presumed dead) node takes with it once its workers are dealt with: the
         copies in its store and on its disk, and the placement-group bundles it held."""
-        self.objects.drop_node(node)
+        self.objects.stores.drop_node(node)
         self.placement.on_node_dead(node)
         self.request_dispatch()
 

@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import context
+from .events import Kind
 from .exceptions import BudgetExceeded, SimulationError, Stalled
+from .fault_kinds import KINDS
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
-from .kernel import Timer
-from .log import Record
+from .kernel import Kernel, Timer
+from .log import EventLog, Record
+from .memory import oom_retry_delay_s
 from .observe.blob import Blob
 from .observe.metrics import metrics
 from .runtime import Runtime
@@ -31,15 +34,7 @@ __all__ = [
     "set_budget",
     "schedule",
     "inject",
-    "kill_node",
-    "kill_worker",
-    "kill_actor",
-    "pause_node",
-    "hang_node",
-    "lose_object",
-    "crash",
-    "use_memory",
-    "kill_gcs",
+    *KINDS,  # one helper per fault kind: kill_node, crash, pause_node, use_memory, ...
     "event_log",
     "log_text",
     "choice_points",
@@ -48,11 +43,19 @@ __all__ = [
     "Run",
     "Attempt",
     "current_attempt",
+    "copy_by_value",
+    "library_code",
     "on_record",
     "call_at",
     "call_later",
     "Record",
     "Timer",
+    "Kind",  # the event catalogue: every record's kind (miniray/events.py)
+    # Building blocks for a course's own discrete-event model (the fleet controller): the clock
+    # and the log miniray itself runs on.
+    "Kernel",
+    "EventLog",
+    "oom_retry_delay_s",  # Ray's backoff between retries of an OOM-killed task (miniray/memory)
     "Fault",
     "parse_token",
     "random_schedule",
@@ -71,7 +74,7 @@ def _rt() -> Runtime:
 def now() -> float:
     """Virtual seconds since the cluster started (journaled inside a body, like time.time)."""
     rt = _rt()
-    return context.interact(rt, lambda: rt.now())
+    return context.interact(rt, lambda: rt.now(), "clock")
 
 
 def sleep(seconds: float) -> None:
@@ -121,54 +124,17 @@ def inject(fault: Fault | str) -> None:
         schedule([fault])
 
 
-def _node_name(node: Any) -> str:
-    if isinstance(node, dict):
-        return node["NodeID"]
-    return getattr(node, "node_id", node)
+def __getattr__(name: str) -> Callable[..., None]:
+    """`sim.kill_node(node, at=...)`, `sim.crash(attempt, step)`, ...: one helper per fault kind,
+    made from its entry in miniray/fault_kinds.py (its docstring says what it does)."""
+    kind = KINDS.get(name)
+    if kind is None:
+        raise AttributeError(f"module 'miniray.sim' has no attribute {name!r}")
+    return kind.helper()
 
 
-def kill_node(node: Any, at: float | None = None) -> None:
-    inject(Fault("kill_node", _node_name(node), at=at))
-
-
-def kill_worker(target: Any, at: float | None = None) -> None:
-    """Kill a worker by pid, or the lowest-pid busy task worker of a node."""
-    inject(Fault("kill_worker", str(_node_name(target)), at=at))
-
-
-def kill_actor(handle: Any, at: float | None = None) -> None:
-    """Kill an actor's process (a crash: restarts apply, unlike ray.kill(no_restart=True))."""
-    inject(Fault("kill_actor", getattr(handle, "_actor_id", handle), at=at))
-
-
-def pause_node(node: Any, duration: float, at: float | None = None) -> None:
-    inject(Fault("pause_node", _node_name(node), at=at, duration=duration))
-
-
-def hang_node(node: Any, duration: float = 0.0, at: float | None = None) -> None:
-    """Freeze a node; duration 0 means for good."""
-    inject(Fault("hang_node", _node_name(node), at=at, duration=duration))
-
-
-def lose_object(ref: Any, at: float | None = None) -> None:
-    inject(Fault("lose_object", ref.hex() if hasattr(ref, "hex") else str(ref), at=at))
-
-
-def crash(attempt: str, step: int) -> None:
-    inject(Fault("crash", attempt, step=step))
-
-
-def kill_gcs(at: float | None = None) -> None:
-    """The head node's GCS dies (at virtual time `at`, or now): see miniray/head."""
-    inject(Fault("kill_gcs", "head", at=at))
-
-
-def use_memory(target: str, size: float, ramp_s: float = 0.0) -> None:
-    """Every attempt of `target` (a task name, "name#2" for one call, or an actor class) holds
-    `size` bytes, reached over its first `ramp_s` seconds: what the memory monitor weighs.
-
-    The script stays plain Ray: on real Ray the memory is whatever the code really allocates."""
-    inject(Fault("use_memory", target, duration=ramp_s, size=size))
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 def event_log() -> list:
@@ -187,6 +153,7 @@ class Attempt:
     position: int  # interactions it has made so far: a crash with step=position strikes next
     pid: int  # its worker's simulated pid
     node: str  # its node's name, "node:1"
+    runs: int  # how many times its body has started: more than 1 once it has been replayed
 
 
 def current_attempt() -> Attempt | None:
@@ -195,7 +162,21 @@ def current_attempt() -> Attempt | None:
     body = rt.current[-1] if rt is not None and rt.current else None
     if body is None:
         return None
-    return Attempt(body.key, body.cursor, body.worker.pid, body.worker.node.name)
+    return Attempt(body.key, body.cursor, body.worker.pid, body.worker.node.name, body.runs)
+
+
+def copy_by_value(module: str) -> None:
+    """Treat functions from `module` (and its submodules) as Ray treats `__main__`'s: pickled by
+    value, so each simulated worker process gets its own copy of the module-level, closure and
+    class-attribute state they use. `__main__` (scripts, notebook cells) always is. Takes effect
+    from the next runtime on."""
+    SESSION.by_value.add(module)
+
+
+def library_code(module: str) -> None:
+    """`module` (and its submodules) is not the learner's code: a journal entry's `file:line`
+    names the first frame outside it (a grader's services, a course model's helpers)."""
+    SESSION.library.add(module)
 
 
 def on_record(listener: Callable[[Record], None]) -> Callable[[], None]:
@@ -244,6 +225,8 @@ class Run:
     events: int = 0
     points: ChoicePoints = field(default_factory=ChoicePoints)
     records: list[Record] = field(default_factory=list)  # the event log, in order
+    # Each attempt's calls to the cluster, in order, as (operation, learner's file:line).
+    journals: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def token(self) -> str:
         return f"seed={self.seed} faults=[{', '.join(f.token() for f in self.faults)}]"
@@ -263,6 +246,7 @@ def run(
     max_body_lines: int | None = None,
     log_text: bool = True,
     stop_on: tuple[type[BaseException], ...] = (),
+    journal_sites: bool = True,
 ) -> Run:
     """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule.
 
@@ -270,6 +254,7 @@ def run(
     log only for the run it reports (formatting is about a fifth of a small run's cost).
     `stop_on`: exceptions outside `Exception` (a grader's own budget) that end the run and are
     recorded in `Run.error`, like the scenario's own errors, instead of propagating.
+    `journal_sites=False` leaves the learner's file:line out of `Run.journals` (a search's runs).
     """
     context.deactivate()
     schedule_ = [parse_token(f) if isinstance(f, str) else f for f in faults]
@@ -281,6 +266,8 @@ def run(
         options.budget["max_events"] = max_events
     if max_body_lines is not None:
         options.budget["max_body_lines"] = max_body_lines
+    if not journal_sites:
+        options.budget["journal_sites"] = False
     result = Run(seed=seed, faults=schedule_)
     SESSION.pending, SESSION.last = options, None
     try:
@@ -298,6 +285,7 @@ def run(
             result.events = rt.kernel.steps
             result.points = choice_points(rt)
             result.records = list(rt.log.records)
+            result.journals = {key: list(entries) for key, entries in rt.journals.items()}
     finally:
         context.deactivate()
         SESSION.pending = saved

@@ -11,3 +11,12 @@ shrink, tokens (replay), budgets (counted, never timed), report (dataclasses) an
 renderers render_text, render_html, render_json. The notebook entry points are in
 faultlines.notebook; the instructor CLI is `python -m faultlines`.
 """
+
+from miniray import sim
+
+# A graded submission is the learner's script: Ray would pickle its functions by value, so each
+# simulated worker process gets its own copy of the state they use (miniray/isolation).
+sim.copy_by_value("submission")
+# The grader's own code (its services, the scenarios) is not the learner's: a journal entry names
+# the learner's line, not these (exercise.load adds each exercise's checks module too).
+sim.library_code("faultlines.grader")

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from miniray import sim
+
 from .checks import Checks
 from .report import Hint
 from .schedule import MOVE_KINDS, validate
@@ -28,7 +30,6 @@ from .schedule import MOVE_KINDS, validate
 # What ships to learners (the site's pages and notebooks, the faultlines wheel; the wheel's
 # build hook, packaging/faultlines/hatch_build.py, keeps its own copy of this list). Everything
 # else in a folder (reference.py, wrong/, MUTANTS.md) stays in the repository.
-PUBLIC_FILES = ("exercise.toml", "statement.md", "starter.py", "checks.py")
 
 
 class ExerciseError(Exception):
@@ -154,6 +155,7 @@ def folder_of(exercise_id: str) -> Path:
 
 def _load_checks(folder: Path, exercise_id: str) -> Checks:
     name = f"faultlines_exercise_{exercise_id}_checks"
+    sim.library_code(name)  # the scenarios' code is not the learner's (journal sites)
     spec = importlib.util.spec_from_file_location(name, folder / "checks.py")
     if spec is None or spec.loader is None:
         raise ExerciseError(f"{folder}/checks.py cannot be imported")

@@ -22,6 +22,7 @@ def run_quiet(scenario: Callable[[], Any], faults: list[sim.Fault], max_events: 
         seed=0,
         faults=faults,
         max_events=max_events,
-        log_text=False,
+        log_text=False,  # the log's text and the journal's code sites only for a run reported
+        journal_sites=False,
         stop_on=(LearnerBudgetExceeded,),
     )

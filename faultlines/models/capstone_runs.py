@@ -232,7 +232,7 @@ def pipeline(kill: bool = True) -> tuple[float, float, list[str]]:
         ref = None
         for name, seconds in STAGES:
             ref = stage.options(name=name, scheduling_strategy=here).remote(seconds, ref)
-        ray.wait([ref])
+        ray.wait([ref], fetch_local=False)  # wait without pulling a copy to the driver's node
         ready = sim.now()
         if kill:
             cluster.remove_node(w1)

@@ -7,6 +7,7 @@ import functools
 import inspect
 import textwrap
 
+from conformance.observations import load_recorded
 from faultlines.models.materialize import compare
 from faultlines.stories import lineage as story
 from faultlines.timeline import observe, render_text
@@ -20,6 +21,8 @@ def _runs(log: str, task: str) -> int:
 def numbers() -> dict[str, str]:
     loss = observe(story.node_loss)
     after = loss.run.value
+    # The same story as a plain Ray script, recorded on a real Ray 2.60 cluster (two runs agree).
+    on_ray = load_recorded()["lineage_story"]
     actor = observe(story.actor_state)
     actor_none = observe(functools.partial(story.actor_state, 0, 0))
     actor_no_retry = observe(functools.partial(story.actor_state, 1, 0))
@@ -41,6 +44,11 @@ def numbers() -> dict[str, str]:
                 )
             )
         ),
+        "report": after["report"],
+        "summarize_runs": str(_runs(loss.run.log_text, "summarize")),
+        **{f"ray_{name}": outcome for name, outcome in on_ray["after_the_loss"].items()},
+        "ray_load_runs": str(on_ray["runs"]["load"]),
+        "ray_summarize_runs": str(on_ray["runs"]["summarize"]),
         "cleaned": after["cleaned"],
         "rows": after["rows"],
         "snap": after["snap"],

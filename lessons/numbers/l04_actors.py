@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
 from faultlines.models.actor_lives import DIED, UNAVAILABLE, run_counter, timeline
+from faultlines.stories import worker_memory
+from miniray import sim
 
 # The conformance suite's recording of real Ray 2.60 running the same kinds of actor scenarios.
 RECORDED = Path(__file__).resolve().parents[2] / "tests/conformance/recorded/ray-2.60.0.json"
@@ -120,8 +123,30 @@ def _try_this() -> dict[str, str]:
     return out
 
 
+def _worker_memory() -> dict[str, str]:
+    """The worker-memory story in miniray, beside real Ray 2.60's recording of the same cases."""
+    tasks = sim.run(worker_memory.global_list).value
+    closure = sim.run(worker_memory.closure_counter).value
+    recorded = json.loads(RECORDED.read_text())["scenarios"]["worker_memory"]
+    on_ray = recorded["global_in_task"]
+    ray_closure = recorded["closure_across_restart"]
+    return {
+        "mem_code": inspect.getsource(worker_memory.global_list).rstrip(),
+        "mem_tasks_saw": ", ".join(map(str, tasks["tasks_saw"])),
+        "mem_driver_sees": repr(tasks["driver_sees"]),
+        "mem_ray_tasks_saw": ", ".join(str(seen) for seen, _ in on_ray["_views_by_process"][0]),
+        "mem_ray_driver_sees": repr(on_ray["driver_list_after"]),
+        "mem_closure_before": ", ".join(map(str, closure["before"])),
+        "mem_closure_after": str(closure["after_restart"]),
+        "mem_closure_driver": str(closure["driver_sees"]),
+        "mem_ray_closure_before": ", ".join(map(str, ray_closure["before"])),
+        "mem_ray_closure_after": str(ray_closure["after_restart"]["value"]),
+        "mem_ray_closure_driver": str(ray_closure["driver_closure"]),
+    }
+
+
 def numbers() -> dict[str, str]:
-    return _doc_example() | _story() | _recorded() | _try_this()
+    return _doc_example() | _story() | _recorded() | _try_this() | _worker_memory()
 
 
 if __name__ == "__main__":

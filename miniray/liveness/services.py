@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import context
+from ..copying import shared
 from ..events import Kind
 
 
@@ -85,6 +86,7 @@ def _runtime():
     return context.require("using the simulated services")
 
 
+@shared
 class Services:
     """One world of external services sharing an effect log. Create it in the driver."""
 
@@ -121,7 +123,7 @@ class Services:
                 self._log(rt, attempt, service, op, key, "ok", tok)
             return value
 
-        return context.interact(rt, live)
+        return context.interact(rt, live, f"{service}.{op}")
 
     def _log(self, rt, attempt: str, service: str, op: str, key: str, outcome: str, token: str) -> None:
         now = rt.now()
@@ -171,6 +173,7 @@ class _Fenced:
         self.highest[token.lease] = token.value
 
 
+@shared
 class Database(_Fenced):
     """Tables of key -> value. insert enforces unique keys; upsert overwrites."""
 
@@ -211,6 +214,7 @@ class Database(_Fenced):
         return dict(self.tables.get(table, {}))
 
 
+@shared
 class BlobStore(_Fenced):
     """Paths -> bytes. rename is atomic and exclusive: it never replaces an existing destination."""
 
@@ -268,6 +272,7 @@ class BlobStore(_Fenced):
         return self.svc.call("blob", "read", path, lambda: self.files.get(path), record=False)
 
 
+@shared
 class Leases:
     """Time-limited leases on names; each grant gets a token one higher than the last."""
 

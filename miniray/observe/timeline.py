@@ -268,6 +268,12 @@ class _Builder:
     def on_object_restore(self, t, f):
         self.trace.instant("restore", "object_store", t, *self.raylet(f["node"]), f)
 
+    def on_object_copy(self, t, f):  # a reader's node pulled it: one more copy that can outlive the first
+        self.trace.instant("copy", "object_store", t, *self.raylet(f["node"]), f)
+
+    def on_object_evict(self, t, f):
+        self.trace.instant("evict copy", "object_store", t, *self.raylet(f["node"]), f)
+
     def on_pg_state(self, t, f):
         label = str(f["pg"])
         tid = self.pg_tid.setdefault(label, 100 + len(self.pg_tid))
@@ -337,6 +343,8 @@ HANDLERS: dict[str, Callable[[_Builder, float, dict], None]] = {
     Kind.OBJECT_FREE: _Builder.on_object_free,
     Kind.OBJECT_SPILL: _Builder.on_object_spill,
     Kind.OBJECT_RESTORE: _Builder.on_object_restore,
+    Kind.OBJECT_COPY: _Builder.on_object_copy,
+    Kind.OBJECT_EVICT: _Builder.on_object_evict,
     Kind.PG_STATE: _Builder.on_pg_state,
     Kind.PG_CREATE: _Builder.on_pg_create,
     Kind.EFFECT: _Builder.on_effect,

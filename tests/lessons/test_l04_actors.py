@@ -88,3 +88,24 @@ def test_live_widget_reruns_on_every_control():
     lab.crash.value = 7  # the widget's run is the model's run with the same options
     expected = run_counter(calls=60, crash_every=7, max_task_retries=0, checkpoint_every=5)
     assert f"Final count {expected.final}: {expected.forgotten} answered" in lab.text.value
+
+
+def test_a_workers_memory_is_its_own_as_on_real_ray():
+    from conformance.observations import load_recorded
+    from faultlines.stories import worker_memory
+    from miniray import sim
+
+    recorded = load_recorded()["worker_memory"]
+    tasks = sim.run(worker_memory.global_list).value
+    assert tasks == {"tasks_saw": [1, 2, 3, 4], "driver_sees": []}
+    assert [seen for seen, _ in recorded["global_in_task"]["_views_by_process"][0]] == tasks["tasks_saw"]
+    assert recorded["global_in_task"]["driver_list_after"] == tasks["driver_sees"]
+    closure = sim.run(worker_memory.closure_counter).value
+    on_ray = recorded["closure_across_restart"]
+    assert (closure["before"], closure["after_restart"], closure["driver_sees"]) == (
+        on_ray["before"],
+        on_ray["after_restart"]["value"],
+        on_ray["driver_closure"],
+    )
+    kept = sim.run(lambda: worker_memory.closure_counter(keep_in_instance=True)).value
+    assert kept["after_restart"] == 1  # in the instance or outside it: a restart starts over

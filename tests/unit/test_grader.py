@@ -42,7 +42,9 @@ def test_a_budget_cannot_be_caught_by_the_learner():
     assert grade_source("fault05", source).first_failure.invariant == "step-budget"
 
 
-def test_state_kept_between_runs_is_named_as_nondeterminism():
+def test_state_kept_in_a_global_stays_in_each_worker_and_the_verdict_is_deterministic():
+    # Each simulated worker process has its own copy of `state` (miniray/isolation), as on Ray,
+    # so nothing carries from one graded run into the next: the mistake fails on its own merits.
     source = (
         "state = {'n': 0}\n"
         "def process_order(api, order_id, amount):\n"
@@ -50,9 +52,11 @@ def test_state_kept_between_runs_is_named_as_nondeterminism():
         "    key = f'order-{order_id}' if state['n'] % 3 else f'fresh-{state[\"n\"]}'\n"
         "    api.mark_paid(order_id, api.charge(order_id, amount, idempotency_key=key))\n"
     )
-    failure = grade_source("fault05", source).first_failure
-    assert failure is not None and failure.nondeterminism is not None
-    assert "a global" in failure.nondeterminism
+    report = grade_source("fault05", source)
+    failure = report.first_failure
+    assert failure is not None and failure.nondeterminism is None
+    assert failure.invariant == "charged-at-most-once"
+    assert grade_source("fault05", source).first_failure == failure  # the same verdict again
 
 
 def test_an_unseeded_random_source_is_named_as_nondeterminism():

@@ -12,9 +12,9 @@ import pytest
 import miniray
 from miniray import placement, sim
 from miniray.cluster_utils import Cluster
+from miniray.exceptions import Stalled
 from miniray.placement import policies
 from miniray.placement.queue import Backoff, PendingQueue
-from miniray.exceptions import Stalled
 from miniray.util.placement_group import placement_group, placement_group_table, remove_placement_group
 
 SEL = [{"tier": "L1"}, {"tier": "L2"}]
