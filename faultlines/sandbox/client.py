@@ -40,7 +40,19 @@ def _validate(opts: dict, kind: str) -> dict:
 
 
 # -- the learner's remote functions and actor classes -------------------------------------------------
-class RemoteFunction:
+class _Handle:
+    """Ray's remote functions and actor classes are handles: every worker process shares one."""
+
+    __miniray_shared__ = True
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self
+
+    def __copy__(self) -> Any:
+        return self
+
+
+class RemoteFunction(_Handle):
     def __init__(self, fn: Any, opts: dict) -> None:
         self._function = fn
         self._opts = _validate(opts, "task")
@@ -59,10 +71,11 @@ class RemoteFunction:
         return clone
 
     def remote(self, *args: Any, **kwargs: Any) -> Any:
+        link().processes.export(self._function)  # its first .remote() in the run exports it
         return link().request("submit", self, list(args), kwargs)
 
 
-class ActorClass:
+class ActorClass(_Handle):
     def __init__(self, cls: type, opts: dict) -> None:
         self._cls = cls
         self._opts = _validate(opts, "actor")
@@ -83,6 +96,7 @@ class ActorClass:
         return clone
 
     def remote(self, *args: Any, **kwargs: Any) -> Any:
+        link().processes.export(self._cls)
         return link().request("actor.new", self, list(args), kwargs)
 
 

@@ -81,6 +81,7 @@ class Link:
         self._alive: dict[int, int] = {}  # judge handle -> stand-ins alive
         self.out = Output()
         self.counter: Any = None  # the run's statement counter, reported with each message
+        self.processes: Any = None  # the run's worker memories (processes.Processes)
         channel.outgoing = self._header
 
     # -- the conversation ------------------------------------------------------------------------
@@ -263,8 +264,10 @@ class Held:
 
 # -- stand-ins ---------------------------------------------------------------------------------------
 class StandIn:
-    """A judge object, named by its handle. Its methods ask the judge; nothing else is here."""
+    """A judge object, named by its handle. Its methods ask the judge; nothing else is here.
+    A handle is shared by every simulated worker process, never copied (as miniray's are)."""
 
+    __miniray_shared__ = True
     _fl_handle: int
     _fl_link: Link
     _fl_meta: dict
@@ -280,6 +283,12 @@ class StandIn:
             self._fl_link.died(self._fl_handle)
         except Exception:
             pass
+
+    def __deepcopy__(self, memo: dict) -> StandIn:
+        return self
+
+    def __copy__(self) -> StandIn:
+        return self
 
     def __repr__(self) -> str:
         return str(self._fl_meta.get("repr", f"<{self._fl_meta.get('type', 'object')}>"))

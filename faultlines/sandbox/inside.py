@@ -27,12 +27,14 @@ import linecache
 import os
 import resource
 import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
 from . import client, wire
 from .channel import Channel, ChannelBroken
 from .handles import Link, Unwind, install_output
+from .processes import Processes
 
 
 class Inside:
@@ -43,6 +45,7 @@ class Inside:
         self.namespace: dict[str, Any] = {}
         self.snapshots: dict[int, dict] = {}
         self._snap = 0
+        self.hdr: dict = {}  # the request being served's header: the calling attempt, if any
         from faultlines.grader import budgets
 
         self.budgets = budgets
@@ -71,6 +74,7 @@ class Inside:
             self.budgets.Counter.active = self.counter
             self.link.counter = self.counter
         args = self.link.decode(payload)
+        outer, self.hdr = self.hdr, hdr
         try:
             value = handler(*args)
         except Unwind as u:
@@ -79,6 +83,8 @@ class Inside:
             raise
         except BaseException as e:  # the learner's, to the judge: it decides what each one means
             return "x", self._error(e)
+        finally:
+            self.hdr = outer
         try:
             return "a", self.link.encode(value)
         except wire.WireError as e:
@@ -108,6 +114,7 @@ class Inside:
         self.budgets.Counter.active = None
         self.link.counter = None
         self.namespace = {"__name__": "submission", "__file__": self.filename, **self.budgets.HOOKS}
+        self.link.processes = Processes("submission", self.namespace)
         exec(self.code, self.namespace)
         return {
             name: value
@@ -129,7 +136,11 @@ class Inside:
     # -- running the learner's code ------------------------------------------------------------------
     def call(self, fn: Any, args: list, kwargs: dict) -> Any:
         before = [(i, self.link.encode(a)) for i, a in enumerate(args) if type(a) in (list, dict, set)]
-        value = fn(*args, **kwargs)
+        key = self.hdr.get("key")
+        # Called from the scenario's own task: in one process its footprint is the namespace.
+        reach = self.link.processes.scenario_task(key.split("#")[0]) if type(key) is str else fn
+        with self.link.processes.running(reach, self.hdr):
+            value = fn(*args, **kwargs)
         changed = {}
         for i, was in before:
             now = self.link.encode(args[i])
@@ -139,14 +150,16 @@ class Inside:
 
     def body(self, fn: Any, args: list, kwargs: dict) -> Any:
         target = fn._function if isinstance(fn, client.RemoteFunction) else fn
-        return target(*args, **kwargs)
+        with self.link.processes.running(target, self.hdr):
+            return target(*args, **kwargs)
 
     def new(self, cls: Any) -> Any:
         target: Any = cls._cls if isinstance(cls, client.ActorClass) else cls
         return target.__new__(target)
 
     def method(self, instance: Any, name: str, args: list, kwargs: dict) -> Any:
-        return getattr(instance, name)(*args, **kwargs)
+        with self.link.processes.running(type(instance), self.hdr):
+            return getattr(instance, name)(*args, **kwargs)
 
     def snapshot(self, instance: Any) -> int:
         self._snap += 1
@@ -185,12 +198,18 @@ def main() -> None:
     os.dup2(2, 1)
     channel = Channel(rfd, wfd)
     link = Link(channel)
+    client.LINK = link
+    code = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
+    # The learner's `miniray` first: nothing here may import the simulator itself.
+    client.build(os.path.join(code, "miniray"))
+    client.patch_time_and_os()
+    # The grader's budgets and loader, without the grader package's __init__ (which sets up
+    # miniray for grading in the judge, and is not mounted in the jail).
+    grader = types.ModuleType("faultlines.grader")
+    grader.__path__ = [os.path.join(code, "faultlines", "grader")]
+    sys.modules["faultlines.grader"] = grader
     inside = Inside(link)
     channel.serve = inside.serve
-    client.LINK = link
-    miniray_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "miniray")
-    client.build(miniray_dir)
-    client.patch_time_and_os()
     install_output(link)
     try:
         channel.serve_forever()

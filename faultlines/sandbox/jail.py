@@ -112,7 +112,6 @@ def code_files() -> list[tuple[Path, str]]:
         (mr, f"{CODE}/miniray"),
         (fl / "__init__.py", f"{CODE}/faultlines/__init__.py"),
         (fl / "sandbox", f"{CODE}/faultlines/sandbox"),
-        (fl / "grader" / "__init__.py", f"{CODE}/faultlines/grader/__init__.py"),
         (fl / "grader" / "budgets.py", f"{CODE}/faultlines/grader/budgets.py"),
         (fl / "grader" / "submission.py", f"{CODE}/faultlines/grader/submission.py"),
     ]

@@ -22,6 +22,7 @@ import miniray
 from faultlines.grader import budgets
 from faultlines.grader.submission import BadSubmission
 from miniray import sim
+from miniray.copying import shared
 from miniray.execution import Suspended, WorkerExit
 
 from . import errors, proxies, records, wire
@@ -30,6 +31,9 @@ from .exposure import Exposure
 from .jail import Jail
 from .served import Served
 
+# The judge's own objects (the bridge, the stand-ins) are never the learner's state, and journal
+# sites name the learner's line, not these.
+sim.library_code("faultlines.sandbox")
 UNWIND = (Suspended, WorkerExit)  # miniray's ways of ending a body early: the jail unwinds too
 OUTPUT_LIMIT = 1024 * 1024  # characters of learner output the judge keeps, per grading
 JUDGE_CLASSES: dict[tuple[str, str], type] = {
@@ -38,6 +42,7 @@ JUDGE_CLASSES: dict[tuple[str, str], type] = {
 }
 
 
+@shared
 class Bridge(Served):
     """One grading's conversation with its jail."""
 
@@ -107,15 +112,21 @@ class Bridge(Served):
     def run_body(self, op: str, *payload: Any) -> Any:
         """A task body or actor method: the attempt's pid and key go with it (each simulated
         worker process will keep its own copy of the learner's module state, keyed by pid)."""
+        self._attempt()
+        return self.request(op, *payload)
+
+    def _attempt(self) -> None:
+        """The running attempt goes with the next request: in the jail, each simulated worker
+        process keeps its own copy of the learner's state (processes.py), by pid and run."""
         attempt = sim.current_attempt()
         if attempt is not None:
-            self._call_hdr = {"pid": attempt.pid, "key": attempt.key}
-        return self.request(op, *payload)
+            self._call_hdr = {"pid": attempt.pid, "key": attempt.key, "runs": attempt.runs}
 
     def call(self, fn: Any, args: tuple, kwargs: dict) -> Any:
         """A learner function called from the judge's driver code. The lists, dicts and sets it
         was given and changed are changed here too, as they would be in one process."""
         args = tuple(args)
+        self._attempt()
         reply = self.request("call", fn, list(args), kwargs)
         if type(reply) is not list or len(reply) != 2 or type(reply[1]) is not dict:
             raise ChannelBroken("broke the protocol: a call's reply has the wrong shape")

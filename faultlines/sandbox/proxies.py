@@ -23,6 +23,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
+from miniray.copying import shared
 from miniray.remote_function import ActorClass, RemoteFunction
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 MARK = "__fl_sandbox__"
 
 
+@shared
 class JailRef:
     """A bare jail handle, for the proxies' own requests."""
 
@@ -50,6 +52,7 @@ def handle_of(obj: Any) -> int | None:
     return None
 
 
+@shared
 class SandboxObject:
     """A learner's object. Subclassed per type name, so `type(x).__name__` reads as in the jail."""
 
@@ -100,11 +103,12 @@ def make(bridge: Bridge, h: int, meta: dict) -> Any:
 
 
 def _named(fn: Any, meta: dict, method: str = "") -> Any:
-    """The learner's names on a proxy: miniray names tasks and attempts after them."""
-    name, qualname = str(meta.get("name", "f")), str(meta.get("qualname", "f"))
-    fn.__name__ = method or name
-    fn.__qualname__ = f"{qualname}.{method}" if method else qualname
-    fn.__module__ = str(meta.get("module", "submission"))
+    """The learner's name on a proxy (miniray names tasks and attempts after it), and this
+    module's: miniray copies a learner module's state into each worker process, and the proxy's
+    own (its bridge) is not the learner's. That copying happens in the jail (inside.py)."""
+    fn.__name__ = method or str(meta.get("name", "f"))
+    fn.__qualname__ = f"jailed.{fn.__name__}"
+    fn.__module__ = __name__
     return fn
 
 
@@ -161,8 +165,8 @@ def _actor_class(bridge: Bridge, h: int, meta: dict) -> type:
         return fn
 
     body: dict[str, Any] = {
-        "__module__": str(meta.get("module", "submission")),
-        "__qualname__": str(meta.get("qualname", "Actor")),
+        "__module__": __name__,
+        "__qualname__": f"jailed.{meta.get('name', 'Actor')}",
         "__new__": __new__,
         "__init__": method("__init__"),
     }
