@@ -4,10 +4,11 @@ import miniray as ray
 
 SEEN = []
 
+
 def make_pipeline():
     @ray.remote(max_retries=2)
     def clean(line):
-        SEEN.append(line)   # a worker's own copy in Ray: the driver never sees it
+        SEEN.append(line)  # a worker's own copy in Ray: the driver never sees it
         return " ".join(line.lower().split())
 
     @ray.remote(max_retries=2)
@@ -21,4 +22,4 @@ def run_pipeline(stages, lines):
     clean, count = stages
     refs = [count.remote(clean.remote(line)) for line in lines]
     out = ray.get(refs)
-    return out if not SEEN else [0] * len(out)   # relies on seeing the workers' writes
+    return out if not SEEN else [0] * len(out)  # relies on seeing the workers' writes
