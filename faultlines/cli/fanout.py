@@ -11,11 +11,7 @@ run refuses if one lacks it (or pass --unsafe-local); each task checks again on 
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import os
-import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +24,7 @@ from faultlines.sandbox.run import SANDBOX_CRASH, Verdict, failed
 from . import UsageError, local
 from .classroom import BAD_INPUT, CRASHED, GRADED, Student, StudentResult
 from .isolation import Isolation
+from .judges import Judge, JudgeLost
 
 JUDGE_MARGIN_S = 120  # past the jail's own wall limit, a judge process is killed as stuck
 
@@ -47,12 +44,13 @@ def crashed(exercise: str, key: str, why: str) -> StudentResult:
 
 
 class LocalJudges:
-    """Judge processes on this machine, at most `jobs` at a time."""
+    """Judge processes on this machine, `jobs` of them, each grading one submission at a time."""
 
     def __init__(self, iso: Isolation, exercise: str, hidden: str | None, jobs: int) -> None:
         self.iso, self.exercise, self.hidden, self.jobs = iso, exercise, hidden, max(1, jobs)
-        self._live: set[subprocess.Popen] = set()
+        self._judges: set[Judge] = set()
         self._lock = threading.Lock()
+        self._mine = threading.local()  # each pool thread's judge
 
     def grade(self, students: list[Student]) -> Iterator[StudentResult]:
         """Results in the students' order, each as soon as it and those before it are done."""
@@ -61,56 +59,49 @@ class LocalJudges:
             futures = [pool.submit(self.one, s) for s in students]
             for future in futures:
                 yield future.result()
+        except BaseException:
+            self.kill_all()  # interrupted: no judge (nor its jail) is left running
+            raise
         finally:
-            self.kill_all()
             pool.shutdown(wait=True, cancel_futures=True)
+            self.close_all()
 
     def one(self, student: Student) -> StudentResult:
         assert student.path is not None
         if self.iso.mode == "unsafe-local":
             verdict = local.run(self.exercise, student.path, self.hidden, self.iso.limits.wall_seconds)
             return result_of(student.key, verdict)
-        assert self.iso.plan is not None
-        request = {
-            "parent": os.getpid(),
-            "exercise": self.exercise,
-            "path": str(student.path.resolve()),
-            "hidden": self.hidden,
-            "plan": self.iso.plan.to_dict(),
-            "limits": dataclasses.asdict(self.iso.limits),
-        }
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "faultlines.cli.judge_process"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        with self._lock:
-            self._live.add(proc)
-        try:
-            out, err = proc.communicate(
-                json.dumps(request).encode(), timeout=self.iso.limits.wall_seconds + JUDGE_MARGIN_S
-            )
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            return crashed(self.exercise, student.key, "its judge process ran past its time and was stopped")
-        finally:
+        judge = getattr(self._mine, "judge", None)
+        if judge is None:
+            judge = self._mine.judge = Judge(self.iso, self.exercise, self.hidden)
             with self._lock:
-                self._live.discard(proc)
+                self._judges.add(judge)
         try:
-            data = json.loads(out.decode().strip().splitlines()[-1])
+            data = judge.grade(str(student.path.resolve()), self.iso.limits.wall_seconds + JUDGE_MARGIN_S)
             verdict = Verdict(Report.from_dict(data["report"]), data.get("bad_input"))
-        except (ValueError, IndexError, KeyError, TypeError):
-            last = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
-            why = f"its judge process ended with status {proc.returncode} ({last[0][:200]})"
+        except (JudgeLost, KeyError, TypeError, ValueError) as e:
+            judge.kill()
+            with self._lock:
+                self._judges.discard(judge)
+            self._mine.judge = None  # the next submission gets a new judge
+            why = (
+                str(e)
+                if isinstance(e, JudgeLost)
+                else "its judge process answered something that is not a verdict"
+            )
             return crashed(self.exercise, student.key, why)
         return result_of(student.key, verdict)
 
     def kill_all(self) -> None:
         with self._lock:
-            for proc in self._live:
-                proc.kill()
+            for judge in self._judges:
+                judge.kill()
+
+    def close_all(self) -> None:
+        with self._lock:
+            judges, self._judges = list(self._judges), set()
+        for judge in judges:
+            judge.close()
 
 
 # -- Ray --------------------------------------------------------------------------------------------

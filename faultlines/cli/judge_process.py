@@ -1,9 +1,11 @@
-"""One grade-all judge: grade one submission, its code in a jail, and print the verdict as JSON.
+"""grade-all's judge: a process that grades submissions one after another, each one's code in a
+jail of its own, and answers each with its verdict as one JSON line.
 
-grade-all starts one per submission, so a submission that breaks its jail, or a judge that
-crashes for any reason, costs one row and never the class. The request comes on stdin (the
-parent's jail plan, so no probe again); the verdict is the one line on stdout. The process dies
-with grade-all (PR_SET_PDEATHSIG), and its jail dies with it.
+grade-all runs `--jobs` of them (judges.py starts them and reads them). A submission that breaks
+its jail costs its own row; one that somehow took its judge down costs its row too, and the next
+submission gets a new judge. The first line on stdin is the setup (the parent's jail plan, so no
+probe again, the limits, the exercise); then one line per submission. The process dies with
+grade-all (PR_SET_PDEATHSIG), and its jail with it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import signal
 import sys
 from pathlib import Path
 
+from faultlines.grader import exercise
 from faultlines.sandbox import run
 from faultlines.sandbox.jail import Limits, Plan
 
@@ -32,16 +35,17 @@ def _die_with(parent: int) -> None:
 
 
 def main() -> None:
-    request = json.loads(sys.stdin.read())
-    _die_with(int(request["parent"]))
+    setup = json.loads(sys.stdin.readline())
+    _die_with(int(setup["parent"]))
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))  # close the jail
-    limits = Limits(**request["limits"])
-    verdict = run.grade_file(
-        request["exercise"], Path(request["path"]), request["hidden"], Plan.from_dict(request["plan"]), limits
-    )
-    out = {"report": verdict.report.to_dict(), "bad_input": verdict.bad_input}
-    sys.stdout.write(json.dumps(out) + "\n")
-    sys.stdout.flush()
+    plan, limits = Plan.from_dict(setup["plan"]), Limits(**setup["limits"])
+    ex = exercise.load(setup["exercise"], hidden=setup["hidden"])  # once: the checks stay loaded
+    for line in sys.stdin:
+        path = Path(json.loads(line)["path"])
+        verdict = run.grade_file(ex.id, path, plan=plan, limits=limits, ex=ex)
+        out = {"report": verdict.report.to_dict(), "bad_input": verdict.bad_input}
+        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

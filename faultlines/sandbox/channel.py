@@ -112,11 +112,10 @@ class Channel:
     def _send(self, message: list) -> None:
         data = memoryview(wire.pack(message))
         while data:
-            if self.bounded:
-                self._wait(write=True)
             try:
-                n = os.write(self.wfd, data)
-            except BlockingIOError:
+                n = os.write(self.wfd, data)  # most messages fit the pipe: no wait first
+            except BlockingIOError:  # the judge's side only (non-blocking): full, wait for room
+                self._wait(write=True)
                 continue
             except OSError as e:
                 raise ChannelBroken(

@@ -82,6 +82,7 @@ class Link:
         self.out = Output()
         self.counter: Any = None  # the run's statement counter, reported with each message
         self.processes: Any = None  # the run's worker memories (processes.Processes)
+        self.namespace: dict[str, Any] = {}  # the run's module: what a name from the judge means
         channel.outgoing = self._header
 
     # -- the conversation ------------------------------------------------------------------------
@@ -156,6 +157,8 @@ class Link:
         h = getattr(obj, "_fl_handle", None)
         if type(h) is int and isinstance(obj, StandIn):
             return ["J", h]
+        if type(obj).__name__ == "Named" and type(obj).__module__ == "faultlines.sandbox.inside":
+            return ["G", obj.name, describe(self, obj.value)]
         if isinstance(obj, BaseException):
             return self._exception(obj)
         record = records.of(obj)
@@ -173,6 +176,10 @@ class Link:
             if obj is None and value[1] not in self.exports:
                 raise wire.WireError(f"no object {value[1]} here")
             return obj
+        if tag == "G" and len(value) == 2 and type(value[1]) is str:
+            if value[1] not in self.namespace:
+                raise wire.WireError(f"no {value[1]!r} in the module")
+            return self.namespace[value[1]]
         if tag == "J" and len(value) == 3 and type(value[1]) is int and type(value[2]) is dict:
             return self.standin(value[1], value[2])
         if tag == "E":

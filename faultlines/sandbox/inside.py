@@ -7,8 +7,9 @@ reaches only the judge's bounded stderr tail.
 
 The judge's requests (see judge.py for the other side):
     hello (config)       set the limits, compile the source, load it once: the import-time checks
-    fresh ()             a new namespace and the compiled module run in it: every graded run starts
-                         from a fresh load, so nothing carries from one run to the next
+    (header fresh)       a new namespace and the compiled module run in it, before the request it
+                         rides on: every graded run starts from a fresh load, so nothing carries
+                         from one run to the next
     global (name)        one module-level value
     call (f, args, kw)   call a learner function from the driver; the list, dict and set
                          arguments the function changed come back too (the judge passed them)
@@ -37,6 +38,17 @@ from .handles import Link, Unwind, install_output
 from .processes import Processes
 
 
+class Reload(Exception):
+    """Loading the submission afresh for a run failed, though it loaded the first time."""
+
+
+class Named:
+    """A module-level object, sent by name (see hello)."""
+
+    def __init__(self, name: str, value: Any) -> None:
+        self.name, self.value = name, value
+
+
 class Inside:
     def __init__(self, link: Link) -> None:
         self.link = link
@@ -52,7 +64,6 @@ class Inside:
         self.counter = budgets.Counter(1)
         self.ops: dict[str, Callable[..., Any]] = {
             "hello": self.hello,
-            "fresh": self.fresh,
             "global": self.global_,
             "call": self.call,
             "body": self.body,
@@ -68,6 +79,12 @@ class Inside:
         handler = self.ops.get(op)
         if handler is None:
             raise ChannelBroken(f"the judge asked for {op!r}")
+        if hdr.get("fresh"):  # the run's first request: load the module afresh before it
+            try:
+                self.fresh()
+            except BaseException as e:
+                first = str(e).strip().splitlines()[:1]
+                return "x", self._error(Reload(f"{type(e).__name__}: {first[0] if first else ''}"))
         budget = hdr.get("reset")
         if type(budget) is int:
             self.counter = self.budgets.Counter(budget)
@@ -97,7 +114,7 @@ class Inside:
             return self.link.encode(RuntimeError(f"{type(e).__name__} (its details cannot be sent)"))
 
     # -- loading -----------------------------------------------------------------------------------
-    def hello(self, config: dict) -> None:
+    def hello(self, config: dict) -> dict:
         _limit(config.get("limits", {}))
         from faultlines.grader import submission
 
@@ -107,20 +124,25 @@ class Inside:
         linecache.cache[self.filename] = (len(source), None, source.splitlines(True), self.filename)
         submission.from_source(source, self.filename, entries, budget)  # BadSubmission: one line
         self.code = self.budgets.instrument(source, self.filename)
+        self.fresh()
+        # The module's functions, classes and modules, named: the judge keeps one stand-in for
+        # each across runs, and a name means the current run's object.
+        return {
+            name: Named(name, value)
+            for name, value in self.namespace.items()
+            if not name.startswith("__") and (callable(value) or type(value).__name__ == "module")
+        }
 
-    def fresh(self) -> dict:
+    def fresh(self) -> None:
+        """A new run: a new namespace, the compiled module run in it, the last run's objects let go."""
         self.link.clear()
         self.snapshots.clear()
         self.budgets.Counter.active = None
         self.link.counter = None
         self.namespace = {"__name__": "submission", "__file__": self.filename, **self.budgets.HOOKS}
+        self.link.namespace = self.namespace
         self.link.processes = Processes("submission", self.namespace)
         exec(self.code, self.namespace)
-        return {
-            name: value
-            for name, value in self.namespace.items()
-            if not name.startswith("__") and (callable(value) or type(value).__name__ == "module")
-        }
 
     def global_(self, name: str) -> Any:
         if name not in self.namespace:

@@ -65,6 +65,9 @@ class Bridge(Served):
         self.reset: int | None = None
         self._call_hdr: dict | None = None
         self._released: list = []  # handles the last message let go, applied once it is decoded
+        self._fresh = False  # the next request starts a run: the jail loads the module afresh
+        self.listing: dict[str, Any] = {}  # the module's functions and classes, by name
+        self.globals: dict[str, Any] = {}  # their stand-ins, kept across runs
         self.output_left = OUTPUT_LIMIT
         self._modules: dict[str, types.ModuleType] = {}
         self.codes = _code_map(source, filename)
@@ -136,23 +139,23 @@ class Bridge(Served):
                 _update(args[i], new)
         return value
 
+    def start(self, config: dict) -> None:
+        """Load the submission in the jail (its import-time checks raise BadSubmission here) and
+        keep a stand-in for each of its module-level functions and classes, for every run."""
+        listing = self.request("hello", config)
+        if type(listing) is not dict:
+            raise ChannelBroken("broke the protocol: a module that is not a namespace")
+        self.listing = {k: v for k, v in listing.items() if type(k) is str and k.isidentifier()}
+
     def fresh(self) -> proxies.SandboxModule:
-        """A new run: the submission loaded afresh in the jail; the last run's objects let go."""
+        """A new run: the jail loads the submission afresh with the run's first request (no
+        round trip of its own); the last run's objects are let go on both sides."""
         self.exports.clear()
         self._ids.clear()
         self.proxies.clear()
         self.pending.clear()
-        try:
-            listing = self.request("fresh")
-        except Exception as e:  # the learner's code, run again, failed where it once loaded
-            first = str(e).strip().splitlines()[:1]
-            raise Reload(
-                f"loading the submission afresh for the next run raised {type(e).__name__}: "
-                f"{first[0] if first else ''} (it loaded the first time): not graded"
-            ) from None
-        if type(listing) is not dict:
-            raise ChannelBroken("broke the protocol: a module that is not a namespace")
-        return self.module_class(**{k: v for k, v in listing.items() if type(k) is str and k.isidentifier()})
+        self._fresh = True
+        return self.module_class(**self.listing)
 
     def code_of(self, key: Any) -> types.CodeType | None:
         if type(key) is list and len(key) == 2:
@@ -162,6 +165,8 @@ class Bridge(Served):
     # -- headers -----------------------------------------------------------------------------------
     def _header(self) -> dict:
         hdr: dict = {}
+        if self._fresh:
+            hdr["fresh"], self._fresh = True, False
         if self.reset is not None:
             hdr["reset"], self.reset = self.reset, None
         if self._call_hdr is not None:
@@ -219,9 +224,9 @@ class Bridge(Served):
         return self._next
 
     def _export(self, obj: Any) -> list:
-        h = proxies.handle_of(obj)
-        if h is not None:
-            return ["S", h]
+        ref = proxies.ref_of(obj)
+        if ref is not None:
+            return ref
         if isinstance(obj, BaseException):
             attrs = {k: v for k, v in vars(obj).items() if k != "cause" and not k.startswith("__")}
             return errors.write(obj, self.encode, self._export, handle=self._handle(obj), attrs=attrs)
@@ -239,8 +244,12 @@ class Bridge(Served):
         if tag == "S" and len(value) == 3 and type(value[1]) is int and type(value[2]) is dict:
             proxy = self.proxies.get(value[1])
             if proxy is None:
-                proxy = self.proxies[value[1]] = proxies.make(self, value[1], value[2])
+                proxy = self.proxies[value[1]] = proxies.make(self, proxies.JailRef(value[1]), value[2])
             return proxy
+        if tag == "G" and len(value) == 3 and type(value[1]) is str and type(value[2]) is dict:
+            if value[1] not in self.globals:
+                self.globals[value[1]] = proxies.make(self, proxies.JailRef(name=value[1]), value[2])
+            return self.globals[value[1]]
         if tag == "E":
             return self._rebuild(value, depth)
         if tag == "R" and len(value) == 3:
@@ -282,6 +291,10 @@ class LearnerExit(SystemExit):
 
 def _exception(parts: errors.Parts, args: list) -> BaseException:
     """The judge's object for an exception the jail raised: never a class the jail names freely."""
+    if (parts.module, parts.qualname) == ("faultlines.sandbox.inside", "Reload"):
+        return Reload(
+            f"loading the submission afresh for a run raised {parts.text} (it loaded the first time): not graded"
+        )
     special = JUDGE_CLASSES.get((parts.module, parts.qualname))
     if special is not None:
         return special(parts.text)

@@ -34,21 +34,23 @@ MARK = "__fl_sandbox__"
 
 @shared
 class JailRef:
-    """A bare jail handle, for the proxies' own requests."""
+    """How the judge names one of the jail's objects: a handle, valid for one run, or a name in
+    the submission's module, valid in every run (each run loads the module afresh, and the judge
+    keeps one set of stand-ins for its functions and classes)."""
 
-    __slots__ = ("h",)
+    __slots__ = ("wire",)
 
-    def __init__(self, h: int) -> None:
-        self.h = h
+    def __init__(self, h: int | None = None, name: str | None = None) -> None:
+        self.wire = ["S", h] if name is None else ["G", name]
 
 
-def handle_of(obj: Any) -> int | None:
-    """The jail handle of one of these stand-ins, or None for any other object."""
+def ref_of(obj: Any) -> list | None:
+    """The wire form of one of these stand-ins (["S", handle] or ["G", name]), or None."""
     if type(obj) is JailRef:
-        return obj.h
-    if isinstance(obj, (SandboxObject, RemoteFunction, ActorClass, SandboxModule)):
-        h = getattr(obj, "__dict__", {}).get(MARK)
-        return h if type(h) is int else None
+        return obj.wire
+    if isinstance(obj, (SandboxObject, RemoteFunction, ActorClass)):
+        ref = getattr(obj, "__dict__", {}).get(MARK)
+        return ref.wire if type(ref) is JailRef else None
     return None
 
 
@@ -56,8 +58,8 @@ def handle_of(obj: Any) -> int | None:
 class SandboxObject:
     """A learner's object. Subclassed per type name, so `type(x).__name__` reads as in the jail."""
 
-    def __init__(self, bridge: Bridge, h: int, meta: dict) -> None:
-        self.__dict__[MARK] = h
+    def __init__(self, bridge: Bridge, ref: JailRef, meta: dict) -> None:
+        self.__dict__[MARK] = ref
         self.__dict__["_fl_bridge"] = bridge
         self.__dict__["_fl_repr"] = str(meta.get("repr", ""))
         for key in ("name", "qualname", "module"):
@@ -91,15 +93,15 @@ def _object_class(name: str, callable_: bool) -> type:
     return cls
 
 
-def make(bridge: Bridge, h: int, meta: dict) -> Any:
+def make(bridge: Bridge, ref: JailRef, meta: dict) -> Any:
     kind = meta.get("k")
     if kind == "rf":
-        return RemoteFunction(_body(bridge, h, meta), bridge.decode(meta.get("opts", ["d"])))
+        return RemoteFunction(_body(bridge, ref, meta), bridge.decode(meta.get("opts", ["d"])))
     if kind == "ac":
-        cls = ActorClass(_actor_class(bridge, h, meta), bridge.decode(meta.get("opts", ["d"])))
-        cls.__dict__[MARK] = h
+        cls = ActorClass(_actor_class(bridge, ref, meta), bridge.decode(meta.get("opts", ["d"])))
+        cls.__dict__[MARK] = ref
         return cls
-    return _object_class(str(meta.get("type", "object")), bool(meta.get("call")))(bridge, h, meta)
+    return _object_class(str(meta.get("type", "object")), bool(meta.get("call")))(bridge, ref, meta)
 
 
 def _named(fn: Any, meta: dict, method: str = "") -> Any:
@@ -112,13 +114,11 @@ def _named(fn: Any, meta: dict, method: str = "") -> Any:
     return fn
 
 
-def _body(bridge: Bridge, h: int, meta: dict) -> Any:
-    ref = JailRef(h)
-
+def _body(bridge: Bridge, ref: JailRef, meta: dict) -> Any:
     def body(*args: Any, **kwargs: Any) -> Any:
         return bridge.run_body("body", ref, list(args), kwargs)
 
-    body.__dict__[MARK] = h  # update_wrapper copies it onto the RemoteFunction
+    body.__dict__[MARK] = ref  # update_wrapper copies it onto the RemoteFunction
     return _named(body, meta)
 
 
@@ -143,8 +143,7 @@ class Snapshot:
         return LiveInstance(self.bridge, self.instance)
 
 
-def _actor_class(bridge: Bridge, h: int, meta: dict) -> type:
-    ref = JailRef(h)
+def _actor_class(bridge: Bridge, ref: JailRef, meta: dict) -> type:
     methods = bridge.decode(meta.get("methods", ["d"]))
     if type(methods) is not dict:
         methods = {}

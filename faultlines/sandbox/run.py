@@ -92,7 +92,7 @@ def in_jail(
     try:
         bridge = Bridge(jail, Exposure(checks_module(ex)), now() + limits.wall_seconds, source, filename)
         with redirect_stdout(sink):
-            bridge.request("hello", _config(ex, source, filename, plan, limits))
+            bridge.start(_config(ex, source, filename, plan, limits))
             done.value = work(JailedSubmission(bridge, source, filename, path.name))
     except BadSubmission as e:
         done.bad_input = str(e)
@@ -119,8 +119,10 @@ def grade_file(
     plan: Plan | None = None,
     limits: Limits | None = None,
     replay_call: Callable[[str], str] | None = None,
+    ex: exercise.Exercise | None = None,
 ) -> Verdict:
-    ex = exercise.load(exercise_id, hidden=hidden)
+    """`ex`: the exercise already loaded (a judge grading many submissions loads it once)."""
+    ex = ex or exercise.load(exercise_id, hidden=hidden)
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

@@ -104,7 +104,7 @@ class Served:
         return False, None
 
     def _call(self, fn: Any, args: list, kwargs: dict) -> Any:
-        if not isinstance(fn, CALLABLES) or proxies.handle_of(fn) is not None:
+        if not isinstance(fn, CALLABLES) or proxies.ref_of(fn) is not None:
             raise TypeError(f"{fn!r} is not a function the exercise handed over")
         return fn(*args, **kwargs)
 

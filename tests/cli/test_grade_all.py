@@ -7,8 +7,10 @@ from __future__ import annotations
 import csv
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -120,3 +122,57 @@ def test_grade_all_is_the_same_with_any_number_of_jobs(tmp_path, jobs):
     assert result.returncode == 1, result.stderr
     rows = _rows(folder)
     assert [(k, r["score"]) for k, r in rows.items()] == [("a.py", "10"), ("b.py", "0"), ("c.py", "2")]
+
+
+def _judges() -> list[int]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and b"faultlines.cli.judge_process" in (proc / "cmdline").read_bytes():
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_judge_lost_mid_grading_is_one_row_and_the_class_goes_on(tmp_path):
+    folder = tmp_path / "class"
+    _class(
+        folder,
+        {"0_sleeper.py": "import time\ntime.sleep(3600)\n" + NO_KEY, "a.py": REFERENCE, "b.py": NO_KEY},
+    )
+    before = set(_judges())
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "faultlines",
+            "grade-all",
+            "fault05",
+            str(folder),
+            "--jobs",
+            "1",
+            "--wall-seconds",
+            "60",
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    killed = []
+    try:
+        deadline = time.monotonic() + 60
+        while not set(_judges()) - before and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)  # it is grading the sleeper now (the first key), which sleeps in its jail
+        for pid in set(_judges()) - before:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        _, err = proc.communicate(timeout=600)
+    finally:
+        proc.kill()
+    assert killed and proc.returncode == 1, (killed, proc.returncode, err[-2000:])
+    rows = _rows(folder)
+    assert rows["0_sleeper.py"]["status"] == "crashed"
+    assert "its judge process ended" in rows["0_sleeper.py"]["first_failure"]
+    assert rows["a.py"]["passed"] == "True" and rows["b.py"]["status"] == "graded"
