@@ -16,6 +16,7 @@ option fails at the decorator, with Ray's words, as it does in one process.
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import sys
 import time
@@ -284,7 +285,7 @@ def describe(lk: Link, obj: Any) -> dict:
     """What the judge needs to know of one of the learner's objects to stand in for it."""
     if isinstance(obj, RemoteFunction):
         fn = obj._function
-        return {"k": "rf", **_names(fn), "opts": lk.encode(obj._opts)}
+        return {"k": "rf", **_names(fn), "opts": lk.encode(obj._opts), "unsupported": _unsupported(fn)}
     if isinstance(obj, ActorClass):
         methods = {}
         for name in dir(obj._cls):
@@ -293,12 +294,23 @@ def describe(lk: Link, obj: Any) -> dict:
             member = getattr(obj._cls, name, None)
             if callable(member):
                 methods[name] = dict(getattr(member, "__miniray_method_options__", {}))
+                if _unsupported(member):
+                    methods[name]["_fl_unsupported"] = _unsupported(member)
         return {"k": "ac", **_names(obj), "opts": lk.encode(obj._opts), "methods": lk.encode(methods)}
     meta = {"k": "fn" if isinstance(obj, types.FunctionType) else "obj", **_names(obj)}
     meta["call"] = callable(obj)
     meta["type"] = type(obj).__name__
     meta["repr"] = _repr(obj)
     return meta
+
+
+def _unsupported(fn: Any) -> str:
+    """What the jail cannot run as a task body: miniray steps generators and coroutines itself."""
+    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+        return "a generator"
+    if inspect.iscoroutinefunction(fn):
+        return "an async function"
+    return ""
 
 
 def _names(obj: Any) -> dict:

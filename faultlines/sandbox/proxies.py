@@ -114,8 +114,19 @@ def _named(fn: Any, meta: dict, method: str = "") -> Any:
     return fn
 
 
+def _refuse(what: str, name: str) -> None:
+    raise TypeError(
+        f"{name} is {what}: the graded sandbox runs task and actor bodies that return once, "
+        "not generators or async methods (grade it with --unsafe-local to try it)"
+    )
+
+
 def _body(bridge: Bridge, ref: JailRef, meta: dict) -> Any:
+    unsupported = str(meta.get("unsupported") or "")
+
     def body(*args: Any, **kwargs: Any) -> Any:
+        if unsupported:
+            _refuse(unsupported, str(meta.get("name")))
         return bridge.run_body("body", ref, list(args), kwargs)
 
     body.__dict__[MARK] = ref  # update_wrapper copies it onto the RemoteFunction
@@ -154,12 +165,17 @@ def _actor_class(bridge: Bridge, ref: JailRef, meta: dict) -> type:
         return obj
 
     def method(name: str) -> Any:
+        opts = methods.get(name)
+        opts = dict(opts) if isinstance(opts, dict) else {}
+        unsupported = str(opts.pop("_fl_unsupported", "") or "")
+
         def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if unsupported:
+                _refuse(unsupported, name)
             return bridge.run_body("method", self._fl_live.instance, name, list(args), kwargs)
 
         fn = _named(run, meta, name)
-        opts = methods.get(name)
-        if isinstance(opts, dict) and opts:
+        if opts:
             fn.__miniray_method_options__ = opts
         return fn
 
