@@ -20,7 +20,8 @@ import types
 from typing import Any
 
 import miniray
-from miniray.remote_function import ActorHandle, RemoteFunction
+
+from . import kinds
 
 # "module:qualname" -> (readable fields, callable methods)
 MINIRAY_RECORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -112,9 +113,9 @@ class Exposure:
         """What the jail's stand-in for `obj` needs to know (`meta`)."""
         if isinstance(obj, miniray.ObjectRef):
             return {"k": "ref", "hex": obj.hex()}
-        if isinstance(obj, ActorHandle):
+        if kinds.is_actor_handle(obj):
             return {"k": "actor", "repr": repr(obj)}
-        if isinstance(obj, RemoteFunction):
+        if kinds.is_remote_function(obj):
             return {
                 "k": "rf",
                 "name": str(getattr(obj, "__name__", "task")),

@@ -22,10 +22,8 @@ import miniray
 from faultlines.grader import budgets
 from faultlines.grader.submission import BadSubmission
 from miniray import sim
-from miniray.copying import shared
-from miniray.execution import Suspended, WorkerExit
 
-from . import errors, proxies, records, wire
+from . import errors, kinds, proxies, records, wire
 from .channel import Channel, ChannelBroken
 from .exposure import Exposure
 from .jail import Jail
@@ -34,7 +32,6 @@ from .served import Served
 # The judge's own objects (the bridge, the stand-ins) are never the learner's state, and journal
 # sites name the learner's line, not these.
 sim.library_code("faultlines.sandbox")
-UNWIND = (Suspended, WorkerExit)  # miniray's ways of ending a body early: the jail unwinds too
 OUTPUT_LIMIT = 1024 * 1024  # characters of learner output the judge keeps, per grading
 JUDGE_CLASSES: dict[tuple[str, str], type] = {
     ("faultlines.grader.budgets", "LearnerBudgetExceeded"): budgets.LearnerBudgetExceeded,
@@ -42,7 +39,7 @@ JUDGE_CLASSES: dict[tuple[str, str], type] = {
 }
 
 
-@shared
+@kinds.handle
 class Bridge(Served):
     """One grading's conversation with its jail."""
 
@@ -196,12 +193,16 @@ class Bridge(Served):
             raise ChannelBroken("broke the protocol: a request without arguments")
         try:
             value = handler(*args)
-        except UNWIND as e:
+        except Exception as e:  # the learner's code asked for something that failed: raise it there
+            return "x", self.encode(e)
+        except BaseException as e:
+            if not kinds.ends_a_body(e):  # Ctrl-C, the jail broken: the grading stops
+                raise
+            # miniray stops the body here (it blocked, its worker crashed): the jail unwinds the
+            # learner's frames, and the body's proxy raises this where miniray expects it.
             self._token += 1
             self.pending[self._token] = e
             return "u", self._token
-        except Exception as e:  # the learner's code asked for something that failed: raise it there
-            return "x", self.encode(e)
         try:
             return "a", self.encode(value)
         except wire.WireError as e:

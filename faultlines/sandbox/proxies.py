@@ -23,8 +23,9 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
-from miniray.copying import shared
-from miniray.remote_function import ActorClass, RemoteFunction
+import miniray
+
+from . import kinds
 
 if TYPE_CHECKING:
     from .judge import Bridge
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 MARK = "__fl_sandbox__"
 
 
-@shared
+@kinds.handle
 class JailRef:
     """How the judge names one of the jail's objects: a handle, valid for one run, or a name in
     the submission's module, valid in every run (each run loads the module afresh, and the judge
@@ -48,13 +49,13 @@ def ref_of(obj: Any) -> list | None:
     """The wire form of one of these stand-ins (["S", handle] or ["G", name]), or None."""
     if type(obj) is JailRef:
         return obj.wire
-    if isinstance(obj, (SandboxObject, RemoteFunction, ActorClass)):
+    if isinstance(obj, SandboxObject) or kinds.is_remote_function(obj) or kinds.is_actor_class(obj):
         ref = getattr(obj, "__dict__", {}).get(MARK)
         return ref.wire if type(ref) is JailRef else None
     return None
 
 
-@shared
+@kinds.handle
 class SandboxObject:
     """A learner's object. Subclassed per type name, so `type(x).__name__` reads as in the jail."""
 
@@ -96,9 +97,9 @@ def _object_class(name: str, callable_: bool) -> type:
 def make(bridge: Bridge, ref: JailRef, meta: dict) -> Any:
     kind = meta.get("k")
     if kind == "rf":
-        return RemoteFunction(_body(bridge, ref, meta), bridge.decode(meta.get("opts", ["d"])))
+        return miniray.remote(**bridge.decode(meta.get("opts", ["d"])))(_body(bridge, ref, meta))
     if kind == "ac":
-        cls = ActorClass(_actor_class(bridge, ref, meta), bridge.decode(meta.get("opts", ["d"])))
+        cls = miniray.remote(**bridge.decode(meta.get("opts", ["d"])))(_actor_class(bridge, ref, meta))
         cls.__dict__[MARK] = ref
         return cls
     return _object_class(str(meta.get("type", "object")), bool(meta.get("call")))(bridge, ref, meta)

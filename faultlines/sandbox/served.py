@@ -15,9 +15,8 @@ from typing import Any
 
 import miniray
 from miniray import sim
-from miniray.remote_function import ActorClass, ActorHandle, RemoteFunction
 
-from . import client, proxies
+from . import client, kinds, proxies
 from .exposure import CALLABLES, Exposure
 
 # The judge's own sleep, kill and exit (taken before miniray may stand in for them): never called
@@ -26,9 +25,6 @@ REAL = {"sleep": time.sleep, "kill": getattr(os, "kill", None), "_exit": os._exi
 
 
 def _api_table() -> dict[str, Any]:
-    import miniray.actor
-    import miniray.util
-
     table = {name: getattr(miniray, name) for name in client.API}
     table["actor.exit_actor"] = miniray.actor.exit_actor
     table.update({f"util.{name}": getattr(miniray.util, name) for name in client.UTIL_API})
@@ -54,22 +50,22 @@ class Served:
         }
 
     def _submit(self, fn: Any, args: list, kwargs: dict) -> Any:
-        if not isinstance(fn, RemoteFunction):
+        if not kinds.is_remote_function(fn):
             raise TypeError(f"{fn!r} is not a remote function")
         return fn.remote(*args, **kwargs)
 
     def _submit_options(self, fn: Any, opts: dict, args: list, kwargs: dict) -> Any:
-        if not isinstance(fn, RemoteFunction) or type(opts) is not dict:
+        if not kinds.is_remote_function(fn) or type(opts) is not dict:
             raise TypeError(f"{fn!r} is not a remote function")
         return fn.options(**opts).remote(*args, **kwargs)
 
     def _actor_new(self, cls: Any, args: list, kwargs: dict) -> Any:
-        if not isinstance(cls, ActorClass):
+        if not kinds.is_actor_class(cls):
             raise TypeError(f"{cls!r} is not an actor class")
         return cls.remote(*args, **kwargs)
 
     def _actor_call(self, handle: Any, name: Any, opts: Any, args: list, kwargs: dict) -> Any:
-        if not isinstance(handle, ActorHandle) or type(name) is not str or type(opts) is not dict:
+        if not kinds.is_actor_handle(handle) or type(name) is not str or type(opts) is not dict:
             raise TypeError(f"{handle!r} is not an actor handle")
         method = getattr(handle, name)
         return (method.options(**opts) if opts else method).remote(*args, **kwargs)
