@@ -21,6 +21,7 @@ import importlib
 import io
 import sys
 import traceback
+import types
 import weakref
 from typing import Any
 
@@ -83,10 +84,12 @@ class Link:
         self.counter: Any = None  # the run's statement counter, reported with each message
         self.processes: Any = None  # the run's worker memories (processes.Processes)
         self.namespace: dict[str, Any] = {}  # the run's module: what a name from the judge means
+        self._site = 0  # the learner's line of the request being sent
         channel.outgoing = self._header
 
     # -- the conversation ------------------------------------------------------------------------
     def request(self, op: str, *payload: Any) -> Any:
+        self._site = self._learner_line()
         kind, body = self.channel.call(op, self.encode(list(payload)))
         if kind == "a":
             return self.decode(body)
@@ -107,7 +110,20 @@ class Link:
             hdr["rel"] = released
         if self.counter is not None:
             hdr["n"] = self.counter.lines
+        if self._site:
+            hdr["site"], self._site = self._site, 0
         return hdr
+
+    def _learner_line(self) -> int:
+        """The line of the submission that made the request (0: none did), for the judge's journal
+        (a failure's report names the learner's line of each step)."""
+        filename = self.namespace.get("__file__")
+        frame = sys._getframe(2)
+        while frame is not None:
+            if frame.f_code.co_filename == filename:
+                return frame.f_lineno
+            frame = frame.f_back  # type: ignore[assignment]
+        return 0
 
     # -- this side's objects ---------------------------------------------------------------------
     def export_id(self, obj: Any) -> tuple[int, bool]:
@@ -158,6 +174,8 @@ class Link:
         if type(h) is int and isinstance(obj, StandIn):
             return ["J", h]
         if type(obj).__name__ == "Named" and type(obj).__module__ == "faultlines.sandbox.inside":
+            if isinstance(obj.value, types.ModuleType):
+                return ["M", str(obj.value.__name__)]
             return ["G", obj.name, describe(self, obj.value)]
         if isinstance(obj, BaseException):
             return self._exception(obj)

@@ -39,7 +39,8 @@ from .processes import Processes
 
 
 class Reload(Exception):
-    """Loading the submission afresh for a run failed, though it loaded the first time."""
+    """Loading the submission afresh for a run failed, though it loaded the first time (its
+    message is the grader's BadSubmission line)."""
 
 
 class Named:
@@ -52,7 +53,7 @@ class Named:
 class Inside:
     def __init__(self, link: Link) -> None:
         self.link = link
-        self.code: Any = None
+        self.loader: Any = None  # submission.CompiledFile, from hello
         self.filename = "submission.py"
         self.namespace: dict[str, Any] = {}
         self.snapshots: dict[int, dict] = {}
@@ -82,9 +83,8 @@ class Inside:
         if hdr.get("fresh"):  # the run's first request: load the module afresh before it
             try:
                 self.fresh()
-            except BaseException as e:
-                first = str(e).strip().splitlines()[:1]
-                return "x", self._error(Reload(f"{type(e).__name__}: {first[0] if first else ''}"))
+            except BaseException as e:  # BadSubmission's line, as the grader's own load gives it
+                return "x", self._error(Reload(str(e).splitlines()[0] if str(e) else type(e).__name__))
         budget = hdr.get("reset")
         if type(budget) is int:
             self.counter = self.budgets.Counter(budget)
@@ -122,8 +122,8 @@ class Inside:
         entries, budget = list(config["entries"]), int(config["line_budget"])
         # The file is not in the jail: its lines come from the source, for the learner's tracebacks.
         linecache.cache[self.filename] = (len(source), None, source.splitlines(True), self.filename)
-        submission.from_source(source, self.filename, entries, budget)  # BadSubmission: one line
-        self.code = self.budgets.instrument(source, self.filename)
+        sub = submission.from_source(source, self.filename, entries, budget)  # BadSubmission: one line
+        self.loader = sub.loader  # the compiled file, run again for every graded run
         self.fresh()
         # The module's functions, classes and modules, named: the judge keeps one stand-in for
         # each across runs, and a name means the current run's object.
@@ -139,10 +139,10 @@ class Inside:
         self.snapshots.clear()
         self.budgets.Counter.active = None
         self.link.counter = None
-        self.namespace = {"__name__": "submission", "__file__": self.filename, **self.budgets.HOOKS}
+        with self.loader.fresh() as namespace:  # the grader's own load (submission.CompiledFile)
+            self.namespace = namespace
         self.link.namespace = self.namespace
         self.link.processes = Processes("submission", self.namespace)
-        exec(self.code, self.namespace)
 
     def global_(self, name: str) -> Any:
         if name not in self.namespace:
@@ -172,16 +172,18 @@ class Inside:
 
     def body(self, fn: Any, args: list, kwargs: dict) -> Any:
         target = fn._function if isinstance(fn, client.RemoteFunction) else fn
+        args, kwargs = _own_copies(args, kwargs)
         with self.link.processes.running(target, self.hdr):
-            return target(*args, **kwargs)
+            return _own(target(*args, **kwargs))
 
     def new(self, cls: Any) -> Any:
         target: Any = cls._cls if isinstance(cls, client.ActorClass) else cls
         return target.__new__(target)
 
     def method(self, instance: Any, name: str, args: list, kwargs: dict) -> Any:
+        args, kwargs = _own_copies(args, kwargs)
         with self.link.processes.running(type(instance), self.hdr):
-            return getattr(instance, name)(*args, **kwargs)
+            return _own(getattr(instance, name)(*args, **kwargs))
 
     def snapshot(self, instance: Any) -> int:
         self._snap += 1
@@ -192,6 +194,26 @@ class Inside:
         saved = self.snapshots[snap]
         instance.__dict__.clear()
         instance.__dict__.update(copy.deepcopy(saved))
+
+
+def _own(value: Any) -> Any:
+    """A copy of what a body gets or returns, as Ray (and miniray) copy a task's arguments and
+    results for each reader: plain data already is one (it crossed as JSON), a learner's object
+    named by handle is not. The judge's handles stay as they are; what cannot be copied (a lock)
+    is shared, as miniray shares it."""
+    if type(value) in _PLAIN:
+        return value
+    try:
+        return copy.deepcopy(value)
+    except Exception:
+        return value
+
+
+def _own_copies(args: list, kwargs: dict) -> tuple[list, dict]:
+    return [_own(a) for a in args], {k: _own(v) for k, v in kwargs.items()}
+
+
+_PLAIN = (type(None), bool, int, float, str, bytes)
 
 
 def _limit(limits: dict) -> None:

@@ -114,6 +114,7 @@ def code_files() -> list[tuple[Path, str]]:
         (fl / "sandbox", f"{CODE}/faultlines/sandbox"),
         (fl / "grader" / "budgets.py", f"{CODE}/faultlines/grader/budgets.py"),
         (fl / "grader" / "submission.py", f"{CODE}/faultlines/grader/submission.py"),
+        (fl / "grader" / "notebook_state.py", f"{CODE}/faultlines/grader/notebook_state.py"),
     ]
 
 

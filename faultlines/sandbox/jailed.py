@@ -11,9 +11,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from faultlines.grader import budgets
-from faultlines.grader.submission import Submission
+from faultlines.grader.submission import BadSubmission, Submission
 
-from .judge import Bridge
+from .judge import Bridge, LoadFailed
 
 
 class RemoteCounter(budgets.Counter):
@@ -34,18 +34,34 @@ class RemoteCounter(budgets.Counter):
                 self.lines = self.bridge.lines
 
 
-class JailedSubmission(Submission):
-    """A submission whose code runs in the jail; the grader uses it like any other."""
+class JailLoader:
+    """Every graded run's fresh load of the submission, in the jail (submission.Loader)."""
 
-    def __init__(self, bridge: Bridge, source: str, filename: str, label: str) -> None:
-        super().__init__({}, source, {filename}, label)
+    def __init__(self, bridge: Bridge) -> None:
         self.bridge = bridge
 
-    def module(self) -> Any:
-        return self.bridge.fresh()
+    @contextmanager
+    def fresh(self) -> Iterator[dict[str, Any]]:
+        yield vars(self.bridge.fresh())
 
-    def entry(self, name: str) -> Any:
-        return getattr(self.bridge.fresh(), name)
+
+class JailedSubmission(Submission):
+    """A submission whose code runs in the jail; the grader uses it like any other (it reaches a
+    submission only through `load()`, `source`, `code_hash` and `counter()`)."""
+
+    def __init__(self, bridge: Bridge, source: str, filename: str, label: str) -> None:
+        super().__init__(JailLoader(bridge), source, {filename}, label)
+        self.bridge = bridge
+
+    @contextmanager
+    def load(self) -> Iterator[Any]:
+        """The run's module: the jail loads it afresh with the run's first request (no round trip
+        of its own). Should that load fail (it loaded the first time), the grader hears it as it
+        would in one process: a BadSubmission from the load."""
+        try:
+            yield self.bridge.fresh()
+        except LoadFailed as e:
+            raise BadSubmission(str(e)) from None
 
     def counter(self, max_lines: int) -> budgets.Counter:
         return RemoteCounter(self.bridge, max_lines)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import types
+from collections.abc import Callable
 from typing import Any
 
 import miniray
@@ -39,7 +40,7 @@ JUDGE_CLASSES: dict[tuple[str, str], type] = {
 }
 
 
-@kinds.handle
+@sim.external  # the judge's own: never copied into a worker or an argument
 class Bridge(Served):
     """One grading's conversation with its jail."""
 
@@ -68,6 +69,9 @@ class Bridge(Served):
         self.output_left = OUTPUT_LIMIT
         self._modules: dict[str, types.ModuleType] = {}
         self.codes = _code_map(source, filename)
+        self.filename = filename
+        self.source_lines = source.count("\n") + 1
+        self._lines: dict[int, Callable[..., Any]] = {}  # line -> a trampoline that reads as it
         self.module_class = type("submission", (proxies.SandboxModule,), {"_fl_bridge": self})
         Served.__init__(self, exposure)
 
@@ -192,7 +196,8 @@ class Bridge(Served):
         if type(args) is not list:
             raise ChannelBroken("broke the protocol: a request without arguments")
         try:
-            value = handler(*args)
+            line = hdr.get("site")
+            value = handler(*args) if type(line) is not int else self.at_line(line, handler, args)
         except Exception as e:  # the learner's code asked for something that failed: raise it there
             return "x", self.encode(e)
         except BaseException as e:
@@ -207,6 +212,20 @@ class Bridge(Served):
             return "a", self.encode(value)
         except wire.WireError as e:
             return "x", self.encode(TypeError(f"the grader cannot send this value: {e}"))
+
+    def at_line(self, line: int, handler: Callable[..., Any], args: list) -> Any:
+        """Run `handler` from a frame that reads as the submission's own line `line`: miniray's
+        journal names the learner's file:line of each call it records (the first frame outside
+        miniray and library code), and the learner's frames are in the jail, not here."""
+        if not 0 < line <= self.source_lines:
+            return handler(*args)
+        at = self._lines.get(line)
+        if at is None:
+            code = compile("\n" * (line - 1) + "def _at(fn, args): return fn(*args)\n", self.filename, "exec")
+            space: dict[str, Any] = {"__name__": "submission"}  # the learner's module, by name
+            exec(code, space)
+            at = self._lines[line] = space["_at"]
+        return at(handler, args)
 
     # -- values ------------------------------------------------------------------------------------
     def encode(self, value: Any) -> Any:
@@ -281,8 +300,10 @@ class Bridge(Served):
         return e
 
 
-class Reload(BaseException):
-    """The submission loaded once, then failed to load for a later run: the grading stops."""
+class LoadFailed(BaseException):
+    """The submission loaded once, then failed to load afresh for a later run (the jail found out
+    with the run's first request, inside the scenario): a BaseException, so it leaves the run
+    unseen by the scenario's `except Exception`, and the load (jailed.py) reports it."""
 
 
 class LearnerExit(SystemExit):
@@ -293,9 +314,7 @@ class LearnerExit(SystemExit):
 def _exception(parts: errors.Parts, args: list) -> BaseException:
     """The judge's object for an exception the jail raised: never a class the jail names freely."""
     if (parts.module, parts.qualname) == ("faultlines.sandbox.inside", "Reload"):
-        return Reload(
-            f"loading the submission afresh for a run raised {parts.text} (it loaded the first time): not graded"
-        )
+        return LoadFailed(parts.text)
     special = JUDGE_CLASSES.get((parts.module, parts.qualname))
     if special is not None:
         return special(parts.text)

@@ -46,13 +46,3 @@ def ends_a_body(error: BaseException) -> bool:
     """miniray stopping a body early (Suspended, WorkerExit, a nondeterministic re-run): a
     BaseException of miniray's that is not an Exception, so no learner `except Exception` hides it."""
     return not isinstance(error, Exception) and type(error).__module__.split(".")[0] == "miniray"
-
-
-def handle(cls: type) -> type:
-    """Class decorator: instances are the judge's own, never the learner's state, so miniray keeps
-    them by identity when it copies a worker's memory or freezes a task's arguments (as it keeps
-    its object refs and actor handles)."""
-    cls.__miniray_shared__ = True  # type: ignore[attr-defined]
-    cls.__deepcopy__ = lambda self, memo: self  # type: ignore[attr-defined]
-    cls.__copy__ = lambda self: self  # type: ignore[attr-defined]
-    return cls

@@ -24,6 +24,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 import miniray
+from miniray import sim
 
 from . import kinds
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 MARK = "__fl_sandbox__"
 
 
-@kinds.handle
+@sim.external  # the judge's own: never copied into a worker or an argument
 class JailRef:
     """How the judge names one of the jail's objects: a handle, valid for one run, or a name in
     the submission's module, valid in every run (each run loads the module afresh, and the judge
@@ -55,7 +56,7 @@ def ref_of(obj: Any) -> list | None:
     return None
 
 
-@kinds.handle
+@sim.external  # the judge's own: never copied into a worker or an argument
 class SandboxObject:
     """A learner's object. Subclassed per type name, so `type(x).__name__` reads as in the jail."""
 

@@ -26,7 +26,7 @@ from .channel import ChannelBroken, now
 from .exposure import Exposure
 from .jail import Jail, Limits, Plan
 from .jailed import JailedSubmission
-from .judge import OUTPUT_LIMIT, Bridge, LearnerExit, Reload
+from .judge import OUTPUT_LIMIT, Bridge, LearnerExit
 
 SANDBOX_CRASH = "crashed the grader's sandbox"
 
@@ -104,8 +104,6 @@ def in_jail(
         )
     except ChannelBroken as e:
         done.problem = f"{SANDBOX_CRASH}: {_explain(e, jail, bridge, limits)}"
-    except Reload as e:
-        done.problem = str(e)
     finally:
         jail.close()
     done.output = sink.getvalue()

@@ -32,12 +32,21 @@ RECORDED = json.loads((REPO / "tests/unit/exercise_traces.json").read_text())
 MEMORY_CASES = sorted((REPO / "tests/cli/worker_memory").glob("*.py"))
 
 
+def _replay(token: str) -> str:
+    return f"replay {token}"
+
+
 @pytest.mark.parametrize("key", sorted(RECORDED))
 def test_a_recorded_verdict_is_the_same_through_the_jail(key):
     ex_id, rest = key.split("/", 1)
-    verdict = run.grade_file(ex_id, REPO / "exercises" / ex_id / rest, plan=machine.probe())
-    assert verdict.report.error is None, verdict.report.error
-    assert fingerprint(verdict.report) == RECORDED[key]
+    path = REPO / "exercises" / ex_id / rest
+    jailed = run.grade_file(ex_id, path, plan=machine.probe(), replay_call=_replay).report
+    assert jailed.error is None, jailed.error
+    assert fingerprint(jailed) == RECORDED[key]
+    # And the whole report, hints, details and each move's words included, as in one process.
+    ex = exercise.load(ex_id)
+    in_process = grader.grade(ex, submission.from_file(path, ex.entry, ex.line_budget), replay_call=_replay)
+    assert jailed.to_dict() == in_process.to_dict()
 
 
 @pytest.mark.parametrize("path", MEMORY_CASES, ids=[p.stem for p in MEMORY_CASES])
