@@ -80,7 +80,9 @@ def bench_grade_all(size: int) -> None:
             shutil.copy(sources[i % len(sources)], folder / f"student{i:04d}.py")
         rates = {}
         for mode, extra in MODES.items():
-            took = _cli("grade-all", "fault05", str(folder), "--jobs", "2", "--out", str(Path(tmp) / mode), *extra)
+            took = _cli(
+                "grade-all", "fault05", str(folder), "--jobs", "2", "--out", str(Path(tmp) / mode), *extra
+            )
             rates[mode] = size / took
     print(
         f"grade-all, {size} fault05 submissions, --jobs 2: jailed {rates['jailed']:.2f}/s, "
