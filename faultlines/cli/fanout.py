@@ -182,6 +182,9 @@ def ray_grade(
 
 
 def worker_env() -> dict[str, str]:
-    """Ray workers import faultlines too: from the same place as this process does."""
+    """Ray workers import faultlines too: from the same place as this process does, with the same
+    limits for their jails (FAULTLINES_CPU_SECONDS, FAULTLINES_MEMORY_MB, FAULTLINES_WALL_SECONDS)."""
     root = str(Path(__file__).resolve().parents[2])
-    return {"PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    env = {k: v for k, v in os.environ.items() if k.startswith("FAULTLINES_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+    return env

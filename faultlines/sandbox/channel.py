@@ -23,6 +23,7 @@ tail on the way (so a jail that writes there cannot block on a full pipe).
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import select
 import time
@@ -33,6 +34,7 @@ from . import wire
 
 Serve = Callable[[str, Any, dict], tuple[str, Any]]  # (op, payload, header) -> (reply kind, body)
 STDERR_TAIL = 16 * 1024
+PIPE_BYTES = 1024 * 1024  # Linux's default most for a pipe (/proc/sys/fs/pipe-max-size)
 
 
 class ChannelBroken(BaseException):
@@ -68,6 +70,11 @@ class Channel:
         self._buffer = bytearray()
         if bounded:
             os.set_blocking(wfd, False)
+            for fd in (rfd, wfd):  # a task's 120 KB value in one write, not two handoffs of 64 KB
+                try:
+                    fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+                except (OSError, AttributeError):
+                    pass
 
     # -- the conversation ------------------------------------------------------------------------
     def call(self, op: str, payload: Any) -> tuple[str, Any]:

@@ -146,3 +146,38 @@ def test_ending_the_cli_ends_the_whole_jail(tmp_path, how):
             os.kill(pid, signal.SIGKILL)
     expected = {"SIGINT": 130, "SIGTERM": 143, "SIGKILL": -9, "timeout": 124}[how]
     assert proc.returncode == expected
+
+
+@jailed
+def test_terminating_grade_all_ends_every_judge_and_jail(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("a.py", "b.py"):
+        (folder / name).write_text(SLEEPER)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "faultlines",
+            "grade-all",
+            "fault05",
+            str(folder),
+            "--jobs",
+            "2",
+            "--wall-seconds",
+            "600",
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert _wait_until(lambda: len(_marked()) >= 2, 90), "the jails never started"
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+        assert _wait_until(lambda: not _marked(), 10), _marked()
+    finally:
+        proc.kill()
+        for pid in _marked():
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 143
