@@ -25,10 +25,12 @@ Modules:
     inside    its main: load the submission, serve the judge's requests
     client    the `miniray` the learner's code imports there: Ray's API, forwarded
     handles   the jail's end of the link: its tables, stand-ins for the judge's objects
+    processes each simulated worker process's own copy of the learner's state, kept there
   in the judge:
     judge     the conversation with one jail (Bridge), values and exceptions from it
     served    the jail's requests the judge answers (Ray's API, exercise objects, the clock)
     exposure  which attributes of the judge's objects learner code may read or call
+    kinds     miniray's kinds of object, told apart through its public face
     proxies   the judge's stand-ins for the learner's functions, actor classes and objects
     jailed    the grader's Submission whose code runs in a jail, and its statement count
     run       grade one submission this way (used by `grade`, `grade-all` and `--ray`)

@@ -17,8 +17,9 @@ The judge's requests (see judge.py for the other side):
     new (actor class)    an actor instance, not yet initialised (miniray calls __init__ as a body)
     method (o, name, args, kw)         an actor method as a body (__init__ included)
     snapshot (o) / restore (o, s)      an actor instance's state, for miniray's replay
-    end ()               the run is over: statement count, and the learner's objects are let go
-A header `reset` (the line budget) starts counting the learner's statements.
+A header `reset` (the line budget) starts counting the learner's statements; the count rides
+back with every message. Each call made inside a task body comes with the attempt's key, pid and
+run, for that worker process's own copy of the learner's state (processes.py).
 """
 
 from __future__ import annotations
@@ -72,7 +73,6 @@ class Inside:
             "method": self.method,
             "snapshot": self.snapshot,
             "restore": self.restore,
-            "end": self.end,
         }
 
     # -- the loop's one step -----------------------------------------------------------------------
@@ -148,12 +148,6 @@ class Inside:
         if name not in self.namespace:
             raise AttributeError(f"the submission has no {name!r}")
         return self.namespace[name]
-
-    def end(self) -> int:
-        lines = self.counter.lines
-        self.budgets.Counter.active = None
-        self.link.counter = None
-        return lines
 
     # -- running the learner's code ------------------------------------------------------------------
     def call(self, fn: Any, args: list, kwargs: dict) -> Any:
