@@ -34,6 +34,7 @@ BENCHMARKS = [
     ("grader_check.py", None, None),
     ("traceback_cache.py", None, None),
     ("sandbox_grade.py", None, None),  # prints its own "skipped" where no jail can be made
+    ("debugger_cost.py", None, None),
 ]
 
 
