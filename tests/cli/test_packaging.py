@@ -52,3 +52,17 @@ def test_two_wheels_install_and_grade_without_the_checkout(tmp_path):
     result = run(python, "-m", "faultlines", "grade", "fault05", str(starter), "--json", cwd=tmp_path)
     assert result.returncode == 1 and '"passed": false' in result.stdout
     assert "charged-at-most-once" in result.stdout
+
+
+def test_the_repository_tracks_no_symlink_and_no_environment():
+    """A worktree's links to shared venvs were once committed: a clean clone then could not make
+    .venv-ray (`make test` stopped at "Too many levels of symbolic links")."""
+    if not (REPO / ".git").exists():
+        return  # an unpacked sdist: nothing is tracked
+    listed = subprocess.run(
+        ["git", "ls-files", "-s"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    links = [line.split("\t", 1)[1] for line in listed if line.startswith("120000 ")]
+    assert links == [], f"tracked symlinks: {links}"
+    names = {line.split("\t", 1)[1].split("/", 1)[0] for line in listed}
+    assert not names & {".venv", ".venv-ray", ".venv-site", "node_modules", "site"}, names
