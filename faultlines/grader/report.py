@@ -25,6 +25,9 @@ class Failure:
     hint: Hint | None = None
     nondeterminism: str | None = None  # set when two executions of the schedule differed
     shrunk_from: int = 0  # length of the schedule as found
+    # The schedule in words that do not depend on the learner's names or step counts
+    # (faultlines/classmap/canonical.py): what a class map groups on. None: not computed.
+    canonical: list[str] | None = None
 
 
 @dataclass
