@@ -25,17 +25,19 @@ def _schedule(group: Group) -> str:
 def _run(group: Group) -> str:
     failure = group.failure
     words = [w for w in getattr(failure, "moves", []) if w]
-    items = "".join(f"<li>{escape(w)}</li>" for w in words)
-    detail = f"<li>then: {escape(failure.detail)}</li>" if failure.detail else ""
-    return f"<ul>{items}{detail}</ul>"
+    moves = "<ul>" + "".join(f"<li>{escape(w)}</li>" for w in words) + "</ul>" if words else ""
+    return (
+        f"In <code>{escape(group.example.key)}</code>’s run{':' if words else ','} {moves}"
+        f"<code>{escape(failure.invariant)}</code> broke: {escape(failure.detail)}"
+    )
 
 
 def _hint(group: Group) -> str:
-    failure = group.failure
-    if not group.named:
-        return "none catalogued"
-    nudge = failure.hint.levels[0] if failure.hint is not None and failure.hint.levels else ""
-    return f"<code>{escape(group.signature.hint)}</code>" + (f": {escape(nudge)}" if nudge else "")
+    hint = group.failure.hint
+    first = hint.levels[0] if hint is not None and hint.levels else ""
+    if not group.named:  # the grader explains the invariant instead: show that
+        return "none catalogued" + (f". {escape(first)}" if first else "")
+    return f"<code>{escape(group.signature.hint)}</code>" + (f": {escape(first)}" if first else "")
 
 
 def _catalogued(group: Group) -> str:
@@ -96,7 +98,7 @@ def render(group: Group, failed_in_exercise: int) -> str:
         f"<dt>Hint</dt><dd>{_hint(group)}</dd>"
         f"{_catalogued(group)}"
         f"<dt>Minimal schedule</dt><dd>{_schedule(group)}</dd>"
-        f"<dt>In <code>{escape(example)}</code>’s run</dt><dd>{_run(group)}</dd>"
+        f"<dt>What happened</dt><dd>{_run(group)}</dd>"
         f'<dt>Replay</dt><dd><a href="{replay_href(group)}">Open the failing run of '
         f"<code>{escape(example)}</code></a></dd>"
         f"<dt>Submissions</dt><dd>{_members(group)}</dd>"

@@ -53,11 +53,9 @@ class Handin:
         return (failure.nondeterminism or "") if failure is not None else ""
 
 
-def student_of(key: str, exercise: str | None = None) -> str:
-    """Whose a submission is, from its key: `alice.py`, `alice/solution.py`, `alice/` and
-    `alice.json` are alice's; under a class folder of exercise folders, `fault05/alice.py` too."""
+def student_of(key: str) -> str:
+    """Whose a submission is, from its key in its exercise's folder: `alice.py`,
+    `alice/solution.py`, `alice/` and `alice.json` are alice's."""
     parts = PurePosixPath(key.rstrip("/")).parts
-    if exercise is not None and len(parts) > 1 and parts[0] == exercise:
-        parts = parts[1:]
     first = parts[0] if parts else key
     return first.removesuffix(".py").removesuffix(".json") if len(parts) == 1 else first

@@ -38,7 +38,7 @@ def _rates(ex: ExerciseMap, rates: list[Rate], what: str, kind: str) -> str:
     rows = "".join(
         f'<tr><th scope="row">{"<code>" + escape(r.name) + "</code>" if kind == "invariants" else escape(r.name)}</th>'
         f'<td class="num">{r.failed} of {r.of}</td>'
-        f'<td><span class="bar" aria-hidden="true"><span style="width:{100 * r.share:.0f}%"></span></span>'
+        f'<td class="rate"><span class="bar" aria-hidden="true"><span style="width:{100 * r.share:.0f}%"></span></span>'
         f"{_percent(r.failed, r.of)}</td></tr>"
         for r in rates
     )
@@ -210,9 +210,21 @@ def _contents(cmap: ClassMap) -> str:
     return f'<nav aria-label="Contents"><ul>{links}<li><a href="#students">Per student</a></li></ul></nav>'
 
 
-def render(cmap: ClassMap, title: str = "Class map") -> str:
+def _not_read(notes: list[str]) -> str:
+    if not notes:
+        return ""
+    items = "".join(f"<li>{escape(n)}</li>" for n in notes)
+    return f'<p class="note">Files in the class folder that were not read:</p><ul>{items}</ul>'
+
+
+def render(cmap: ClassMap, title: str = "Class map", notes: list[str] | None = None) -> str:
+    """The page; `notes`: files of the class folder that were not read, one line each."""
     body = (
-        _summary(cmap) + _contents(cmap) + "".join(_exercise(ex) for ex in cmap.exercises) + _students(cmap)
+        _summary(cmap)
+        + _not_read(notes or [])
+        + _contents(cmap)
+        + "".join(_exercise(ex) for ex in cmap.exercises)
+        + _students(cmap)
     )
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'

@@ -35,8 +35,8 @@ from faultlines.grader import exercise
 WORDS = ["acc", "item", "part", "piece", "thing", "val", "node", "entry", "step", "unit", "box", "job"]
 COMMENTS = ["# see the statement", "# TODO tidy", "# keep this simple", "# checked by hand", "# note to self"]
 KINDS = ("rename", "reorder", "comments")
-# The variations a made-up class's students take in turn (the first pass over the catalogue takes
-# none: each catalogued mistake is there once as written).
+# The variations a made-up class's students take in turn (the first to hand in a solution hands
+# it in as written).
 MIXES = [
     ("rename",),
     ("rename", "reorder", "comments"),
@@ -242,6 +242,7 @@ def make_class(folder: Path, exercises: list[str], students: int, seed: str = "c
         ex = exercise.load(ex_id)
         wrong = ex.wrong_solutions()
         right = [ex.reference_path, *ex.right_solutions()]
+        seen: set[Path] = set()
         for i in range(students):
             student = f"s{i + 1:03d}"
             if i % 6 == 5 or not wrong:
@@ -249,7 +250,8 @@ def make_class(folder: Path, exercises: list[str], students: int, seed: str = "c
             else:
                 w = wrong[(i - i // 6) % len(wrong)]
                 origin, hint = w.path, w.hint
-            kinds = list(MIXES[i % len(MIXES)]) if i >= len(wrong) else []
+            kinds = list(MIXES[i % len(MIXES)]) if origin in seen else []  # each once as written
+            seen.add(origin)
             text = vary(
                 origin.read_text(encoding="utf-8"), f"{seed}/{ex_id}/{student}", spelled(ex), tuple(kinds)
             )
