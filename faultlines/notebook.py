@@ -56,9 +56,9 @@ def _namespace() -> dict[str, Any]:
     return sys._getframe(2).f_globals  # a plain script: the caller's module
 
 
-def share_link(exercise_id: str, token: str, code: str) -> str:
-    """A link that opens the playground with a notebook replaying `token` on `code`."""
-    return share.SharedRun(exercise_id, token, code).link()
+def share_link(exercise_id: str, token: str, code: str, base: str) -> str:
+    """A link to the site at `base` whose replay page opens a notebook replaying `token` on `code`."""
+    return share.SharedRun(exercise_id, token, code).link(base)
 
 
 def shared_code(sub: submission.Submission) -> str:
@@ -77,10 +77,11 @@ class CheckResult:
 
     def _repr_html_(self) -> str:
         failure = self.report.first_failure
-        share = None
-        if failure is not None and sys.platform == "emscripten":  # only the site's lab has the page
-            share = share_link(self.report.exercise, failure.token, self.source)
-        return render_html.render(self.report, share_url=share)
+        base = share.kernel_site_base()  # only the site's lab has a replay page
+        url = None
+        if failure is not None and base is not None:
+            url = share_link(self.report.exercise, failure.token, self.source, base)
+        return render_html.render(self.report, share_url=url)
 
     def __repr__(self) -> str:
         return render_text.render(self.report)
@@ -153,7 +154,7 @@ class ReplayResult:
             f"<p><b>Replay of</b> <code>{escape(self._head())}</code></p>{note}"
             f'<p style="color:{render_html.BAD if failed else render_html.OK}">{verdicts}</p>'
             f"<details open><summary>Timeline of the run ({len(self.outcome.log)} events)</summary>"
-            f'<pre style="max-height:18em;overflow:auto">{escape(chr(10).join(self.outcome.log))}</pre></details>'
+            f"{render_html.timeline(self.outcome.log)}</details>"
             "<p><code>miniray.timeline()</code> now exports this run as a Chrome trace.</p></div>"
         )
 

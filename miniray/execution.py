@@ -169,7 +169,9 @@ class BodyRun:
             if inspect.iscoroutine(result):  # an async actor method (miniray/aio.py)
                 result = run_coroutine(result)
             if self.unwinding is None and self.crash_step is not None and self.crash_step == self.cursor:
-                raise WorkerExit(f"injected crash after step {self.cursor} of {self.key}")
+                # The same words as a crash between two steps: `step=N` strikes before step N, and
+                # a body that made N steps has none left, so this is its return.
+                raise WorkerExit(f"injected crash before step {self.cursor} of {self.key}, as it returns")
             outcome = ("return", result)
         except Suspended:
             outcome = None

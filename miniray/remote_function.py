@@ -81,6 +81,14 @@ class ActorClass:
             raise AttributeError(name)
         return getattr(self._cls, name)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """`Counter.n += 1` in a method writes the class attribute, which each actor's process has
+        its own copy of (miniray/isolation): on Ray it lands on that process's copy of the class."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._cls, name, value)
+
     def options(self, **opts) -> ActorClass:
         merged = dict(self._opts)
         merged.update(validate(dict(opts), "actor"))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import context
+from .copying import shared
 from .events import Kind
 from .exceptions import BudgetExceeded, SimulationError, Stalled
 from .fault_kinds import KINDS
@@ -44,6 +45,7 @@ __all__ = [
     "Attempt",
     "current_attempt",
     "copy_by_value",
+    "external",
     "library_code",
     "on_record",
     "call_at",
@@ -171,6 +173,13 @@ def copy_by_value(module: str) -> None:
     class-attribute state they use. `__main__` (scripts, notebook cells) always is. Takes effect
     from the next runtime on."""
     SESSION.by_value.add(module)
+
+
+def external(cls: type) -> type:
+    """Class decorator for a stand-in for something outside the cluster (a database, a payment
+    API, a checkpoint store): its instances are never copied into a worker's memory or a task's
+    arguments, as a client object on Ray reaches the same service from any process."""
+    return shared(cls)
 
 
 def library_code(module: str) -> None:

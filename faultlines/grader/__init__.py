@@ -5,10 +5,13 @@
     sub = submission.from_file("my_solution.py", ex.entry, ex.line_budget)
     report = grade.grade(ex, sub)
 
-Modules: exercise (the folder contract), checks (what an exercise declares), world (a
-scenario's context), schedule (moves), runner (one run, judged), search (tiers 2 and 3),
-shrink, tokens (replay), budgets (counted, never timed), report (dataclasses) and the
-renderers render_text, render_html, render_json. The notebook entry points are in
+Modules: exercise (the folder contract), checks (what an exercise declares: scenarios,
+invariants, evidence), submission and notebook_state (a fresh load for every run), world (a
+scenario's context), schedule (moves, and each in plain words), runner (one run, judged),
+search (tiers 2 and 3), shrink, tokens (replay), share (links to the site's replay page),
+budgets (counted, never timed), report (dataclasses), log_lines (a run's log as a report shows
+it) and the renderers render_text, render_html, render_json. docs/design/grader.md says how a
+hint rests on evidence from the run. The notebook entry points are in
 faultlines.notebook; the instructor CLI is `python -m faultlines`.
 """
 

@@ -46,6 +46,7 @@ STEPS = {
 }
 
 
+@sim.external  # outside the cluster: every worker reaches the same API, as on Ray
 class CardProcessor:
     """A payment API: every charge call makes a charge, unless its idempotency key was seen."""
 

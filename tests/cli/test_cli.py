@@ -91,7 +91,7 @@ def test_replay_prints_the_failing_timeline(tmp_path):
     token = next(t["failure"]["token"] for t in report["tiers"] if t["failure"])
     result = cli("replay", token, str(EX05 / "starter.py"))
     assert result.returncode == 1
-    assert "task.start task=process_order" in result.stdout
+    assert "task.start attempt=process_order#1/" in result.stdout
     assert "broken invariant: charged-at-most-once" in result.stdout
     assert cli("replay", token).returncode == 0  # the reference survives the same schedule
     stale = token.replace(".v1.", ".v9.")

@@ -16,7 +16,7 @@ def test_a_crash_after_the_charge_charges_twice_and_ray_get_succeeds():
     assert (run.result, run.attempts, run.charges) == ("ch_2", 2, 2)
     assert [line.split()[1] for line in run.effects.splitlines()] == ["settle_order#1/1", "settle_order#1/2"]
     assert run.token == "seed=0 faults=[crash settle_order#1/1 step=1]"
-    assert "reason=injected crash after step 1" in run.timeline()
+    assert "reason=injected crash before step 1 of settle_order#1/1, as it returns" in run.timeline()
 
 
 def test_a_crash_before_the_charge_or_no_crash_charges_once():

@@ -254,3 +254,17 @@ def test_a_task_opening_a_file_for_writing_warns_and_still_writes(ray, tmp_path)
     with pytest.warns(SharedStateWarning, match="for writing") as caught:
         assert ray.get(save.remote(str(target))) == "x"
     assert len(caught) == 1 and caught[0].filename.endswith("test_worker_memory.py")
+
+
+def test_a_class_attribute_written_through_the_decorated_name_is_per_actor(ray):
+    @ray.remote
+    class Tally:
+        n = 0
+
+        def bump(self):
+            Tally.n += 1  # `Tally` is the decorated class here, as in Ray
+            return Tally.n
+
+    a, b = Tally.remote(), Tally.remote()
+    assert ray.get([a.bump.remote(), a.bump.remote(), b.bump.remote()]) == [1, 2, 1]
+    assert Tally.n == 0
