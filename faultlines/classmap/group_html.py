@@ -24,7 +24,7 @@ def _schedule(group: Group) -> str:
 
 def _run(group: Group) -> str:
     failure = group.failure
-    words = [w for w in getattr(failure, "moves", []) if w]
+    words = [w for w in failure.moves if w]
     moves = "<ul>" + "".join(f"<li>{escape(w)}</li>" for w in words) + "</ul>" if words else ""
     return (
         f"In <code>{escape(group.example.key)}</code>’s run{':' if words else ','} {moves}"

@@ -51,7 +51,7 @@ def from_report(group: Group, why: str = "") -> str:
     css = resources.files(__package__).joinpath("report.css").read_text(encoding="utf-8")
     moves = "".join(
         f"<li><code>{escape(m)}</code>{': ' + escape(w) if w else ''}</li>"
-        for m, w in zip(failure.schedule, list(getattr(failure, "moves", [])) + [""] * len(failure.schedule))
+        for m, w in zip(failure.schedule, failure.moves + [""] * len(failure.schedule))
     )
     timeline = "\n".join(failure.timeline)
     effects = "\n".join(failure.effects)

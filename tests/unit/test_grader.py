@@ -316,5 +316,7 @@ def test_a_reports_data_carries_each_failures_signature_and_round_trips():
     report = grade_source("fault05", (REPO / "exercises/fault05/starter.py").read_text())
     data = report.to_dict()
     failed = [t["failure"] for t in data["tiers"] if t["failure"]]
-    assert failed and all(set(f["signature"]) == {"invariant", "schedule", "canonical", "hint", "version"} for f in failed)
+    assert failed and all(
+        set(f["signature"]) == {"invariant", "schedule", "canonical", "hint", "version"} for f in failed
+    )
     assert Report.from_dict(json.loads(json.dumps(data))).to_dict() == data
