@@ -158,7 +158,7 @@ def _rates(ex: ExerciseMap) -> None:
     )
 
 
-def _exercise(exercise: str, handins: list[Handin], catalogue: Catalogue) -> ExerciseMap:
+def _exercise(exercise: str, handins: list[Handin]) -> ExerciseMap:
     reports = [h.report for h in handins if h.report is not None and h.report.tiers and not h.report.error]
     title, version = (reports[0].title, reports[0].version) if reports else (exercise, 0)
     ex = ExerciseMap(exercise, title, version, sorted(handins, key=lambda h: h.key))
@@ -167,24 +167,30 @@ def _exercise(exercise: str, handins: list[Handin], catalogue: Catalogue) -> Exe
         signature = h.signature
         if signature is not None:
             by_signature.setdefault(signature, []).append(h)
-    known = catalogue(exercise) if by_signature else {}
-    groups = [
-        Group(sig, sorted(members, key=lambda h: h.key), known.get(sig, ()))
-        for sig, members in by_signature.items()
-    ]
-    groups.sort(key=lambda g: (not g.named, -g.count, g.signature))
-    ex.groups = groups
+    ex.groups = [Group(sig, sorted(members, key=lambda h: h.key)) for sig, members in by_signature.items()]
+    ex.groups.sort(key=lambda g: (not g.named, -g.count, g.signature))
     _rates(ex)
     return ex
 
 
-def build(handins: list[Handin], catalogue: Catalogue = lambda exercise: {}) -> ClassMap:
+def name_catalogued(cmap: ClassMap, catalogue: Catalogue) -> None:
+    """Give each group the catalogue's mistakes with its very signature (catalogue.by_signature)."""
+    for ex in cmap.exercises:
+        known = catalogue(ex.exercise) if ex.groups else {}
+        for group in ex.groups:
+            group.catalogued = known.get(group.signature, ())
+
+
+def build(handins: list[Handin], catalogue: Catalogue | None = None) -> ClassMap:
     """The class map of `handins` (any number of exercises). `catalogue(exercise)` gives the
-    catalogued mistakes by signature (catalogue.by_signature; none by default)."""
+    catalogued mistakes by signature (catalogue.by_signature), now or later (name_catalogued):
+    it grades the catalogue, which can run while the replay pages are made."""
     by_exercise: dict[str, list[Handin]] = {}
     for h in handins:
         by_exercise.setdefault(h.exercise, []).append(h)
-    cmap = ClassMap([_exercise(e, by_exercise[e], catalogue) for e in sorted(by_exercise)])
+    cmap = ClassMap([_exercise(e, by_exercise[e]) for e in sorted(by_exercise)])
     for number, group in enumerate(cmap.groups, start=1):
         group.number = number
+    if catalogue is not None:
+        name_catalogued(cmap, catalogue)
     return cmap

@@ -8,6 +8,7 @@ where `replay` runs it, with the isolation grade-all was given.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from faultlines.classmap import catalogue, groups, groups_csv, page, replays
@@ -41,9 +42,13 @@ def write(
     hidden: dict[str, str | None],
     replay_args: list[str],
 ) -> None:
-    cmap = groups.build(graded + plan.claims, lambda ex: catalogue.by_signature(ex, hidden.get(ex)))
+    cmap = groups.build(graded + plan.claims)
     out.mkdir(parents=True, exist_ok=True)
-    made = replays.write(cmap, out, jobs, replay_args)
+    # The replay pages run in their own processes; grading the catalogue (in this one) meanwhile.
+    with ThreadPoolExecutor(max_workers=1) as background:
+        pages = background.submit(replays.write, cmap, out, jobs, replay_args)
+        groups.name_catalogued(cmap, lambda ex: catalogue.by_signature(ex, hidden.get(ex)))
+        made = pages.result()
     groups_csv.write(cmap, out / "groups.csv")
     (out / "report.html").write_text(page.render(cmap, notes=plan.problems), encoding="utf-8")
     fallback = sum(1 for how in made.values() if how != replays.DEBUGGER)
