@@ -25,7 +25,9 @@ from faultlines.timeline import from_trace, render_text
 from miniray import sim
 from miniray.cluster_utils import Cluster
 
-BIG = 200_000
+# %%
+# faultlines/stories/lineage.py
+BIG = 200_000  # bytes
 
 
 def small_cluster():
@@ -125,6 +127,7 @@ print("\n".join(line for line in loss.log_text.splitlines() if "reconstruct" in 
 
 
 # %%
+# faultlines/stories/lineage.py
 def actor_state(max_restarts: int = 1, max_task_retries: int = 1) -> tuple[int, int | str]:
     """An actor's output is rebuilt by calling the method again, on a restarted actor."""
     cluster, node = small_cluster()
@@ -169,7 +172,8 @@ print("Ray's defaults (0, 0):", sim.run(lambda: actor_state(0, 0), seed=0).value
 # **Predict** how many rows the table holds. Then set `idempotent=True`.
 
 # %%
-from miniray.liveness.services import Services
+# faultlines/stories/lineage.py
+from miniray.liveness import Services
 
 
 def side_effect(idempotent: bool = False) -> dict[str, int]:
@@ -230,3 +234,18 @@ for materialize in (False, True):
     print(
         f"materialize={materialize}: done at t = {run.value:g} s, {run.value - 12 * 40:g} s more than a clean run"
     )
+
+# %% [markdown]
+# ## Try this
+#
+# The lesson page says what to expect from each.
+#
+# 1. **Read it first.** Add `cleaned` to the driver's `ray.get([report, rows])` in `node_loss`.
+# 2. **Allow retries.** Give `snapshot` `max_retries=1` in `node_loss`.
+# 3. **Move the owner.** Replace `stash` with a driver-side `ray.put`.
+# 4. **Take away the retry.** Run `actor_state(1, 0)` (the cell below does it).
+# 5. **Make it idempotent.** Run `side_effect(idempotent=True)`.
+# 6. **Lose an early stage.** In the calculator, set the lost stage to 2.
+
+# %%
+print("restart without a method retry:", sim.run(lambda: actor_state(1, 0), seed=0).value)

@@ -26,6 +26,8 @@ class Stores:
         self.table = table
         self.spilled_bytes: dict[str, int] = {}  # node name -> bytes ever spilled (Ray's spill counter)
         self.read_from_disk: dict[str, int] = {}  # node name -> bytes ever read back from disk
+        # node name -> virtual time its disk is free again: one disk per node, reads take turns
+        self.disk_free_at: dict[str, float] = {}
 
     def admit_primary(self, entry: ObjectEntry, node) -> None:
         """A new object made on `node`: its primary copy, pinned there."""
@@ -117,12 +119,15 @@ class Stores:
         return bool(live) and not entry.inlined and all(entry.object_id not in n.store for n in live)
 
     def fetch_cost(self, refs) -> float:
-        """Virtual seconds to read these objects: zero from memory, size / bandwidth from disk.
+        """Virtual seconds until these objects are read: zero from memory, from disk when the
+        node's one disk has read them (size / bandwidth each, after the reads queued before: the
+        disk is shared by every reader on the node, so readers in parallel wait their turn).
 
         A read restores the object into memory when it fits without spilling others (as Ray
         restores on access); under pressure it stays on disk and every read pays again.
         """
-        seconds, seen = 0.0, set()
+        now = self.rt.now()
+        done, seen = now, set()
         bandwidth = float(self.rt.config["object_spilling_read_bytes_per_s"])
         for ref in refs:
             entry = self.table.entries.get(ref if isinstance(ref, str) else ref.hex())
@@ -134,8 +139,10 @@ class Stores:
             ):
                 continue
             seen.add(entry.object_id)
-            seconds += entry.size / bandwidth
             node = next(n for n in entry.locations if n.alive)
+            start = max(now, self.disk_free_at.get(node.name, now))
+            finish = self.disk_free_at[node.name] = start + entry.size / bandwidth
+            done = max(done, finish)
             self.read_from_disk[node.name] = self.read_from_disk.get(node.name, 0) + entry.size
             if sum(node.store.values()) + entry.size <= self.capacity(node):
                 node.spilled.pop(entry.object_id, None)
@@ -143,7 +150,7 @@ class Stores:
                 self.rt.emit(
                     Kind.OBJECT_RESTORE, object=entry.object_id[:12], node=node.name, size=entry.size
                 )
-        return seconds
+        return done - now
 
     def drop_node(self, node) -> None:
         """A node died: its store's copies are gone (reconstruction happens when someone asks)."""

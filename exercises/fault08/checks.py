@@ -65,10 +65,10 @@ def _reaches_miniray_attribution(sub: Any) -> str | None:
             hit = code_names(code) & set(FORBIDDEN)
             if hit:
                 return f"{name} (uses {sorted(hit)[0]})"
-    from miniray.liveness import attribution
+    from miniray import liveness
 
     for name, value in vars(sub).items():
-        if any(value is shipped for shipped in (attribution.RETRYABLE, attribution.TERMINAL)):
+        if any(value is shipped for shipped in (liveness.RETRYABLE, liveness.TERMINAL)):
             return name
     return None
 

@@ -14,12 +14,13 @@ import time
 import miniray as ray
 from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 BIG = 200_000  # bytes
 
 
-def _cluster():
+def small_cluster():
+    """Ray's test layout: a head with no CPUs and one worker node with a custom "w" resource."""
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
     node = cluster.add_node(num_cpus=2, resources={"w": 1})
     ray.init(address=cluster.address)
@@ -29,7 +30,7 @@ def _cluster():
 def node_loss() -> dict[str, str]:
     """A worker node made six objects; the driver read one of them; then the node died.
     The same script, run on a real Ray 2.60 cluster, gave the same answers."""
-    cluster, node = _cluster()
+    cluster, node = small_cluster()
 
     @ray.remote(resources={"w": 0.1})
     def load():
@@ -91,7 +92,7 @@ def node_loss() -> dict[str, str]:
 
 def actor_state(max_restarts: int = 1, max_task_retries: int = 1) -> tuple[int, int | str]:
     """An actor's output is rebuilt by calling the method again, on a restarted actor."""
-    cluster, node = _cluster()
+    cluster, node = small_cluster()
 
     @ray.remote(resources={"w": 0.1}, max_restarts=max_restarts, max_task_retries=max_task_retries)
     class Counter:
@@ -125,7 +126,7 @@ def actor_state(max_restarts: int = 1, max_task_retries: int = 1) -> tuple[int, 
 
 def side_effect(idempotent: bool = False) -> dict[str, int]:
     """A task records a payment, then its output is lost: reconstruction runs the body again."""
-    cluster, node = _cluster()
+    cluster, node = small_cluster()
     services = Services()  # a simulated database outside the cluster
 
     @ray.remote(resources={"w": 0.1})
@@ -157,7 +158,7 @@ def pipeline(
     after stage `lose_after`. With `materialize`, that stage's output is first written to durable
     storage (a task that takes `persist_s` and returns a small path) and read back by a `reload_s`
     task, whose lineage no longer reaches the lost stages. Returns when the last stage finished."""
-    cluster, node = _cluster()
+    cluster, node = small_cluster()
 
     @ray.remote(resources={"w": 0.1})
     def stage(data, k):

@@ -226,3 +226,33 @@ def test_actor_killed_by_the_monitor_restarts_under_max_restarts():
     rt = sim.last_runtime()
     miniray.shutdown()
     assert len(_kills(rt)) == 2  # the first life and the one restart
+
+
+def test_one_pass_kills_as_many_as_bring_the_node_under_threshold_less_the_buffer():
+    """Four 5 GB tasks on a 16 GB node: 20 GB is over 0.95 x 16 = 15.2 GB. Ray 2.60's policy
+    picks victims until the rest fit under 15.2 - min(5 % of 16, 3 GiB) = 14.4 GB: two of them,
+    the newest leases first, killed in the same pass (the by-group policy kills one)."""
+    for by_group, expected in ((False, 2), (True, 1)):
+        sim.set_seed(0)
+        sim.use_memory("big", 5 * GB)
+        miniray.init(num_cpus=4, memory=16 * GB, _system_config={"worker_killing_policy_by_group": by_group})
+
+        @miniray.remote(max_retries=0)
+        def big(i):
+            time.sleep(1)
+            return i
+
+        refs = [big.remote(i) for i in range(4)]
+        done = []
+        for ref in refs:
+            try:
+                done.append(miniray.get(ref))
+            except miniray.exceptions.OutOfMemoryError as e:
+                message = str(e)
+        first = [r for r in sim.event_log() if r.kind == Kind.MEMORY_KILL]
+        at_first_pass = [r for r in first if r.time == first[0].time]
+        assert len(at_first_pass) == expected, by_group
+        if not by_group:
+            assert message.startswith("2 worker(s) were killed")
+            assert sorted(r["victim"] for r in at_first_pass) == ["big#3/1", "big#4/1"]  # the newest
+        miniray.shutdown()
