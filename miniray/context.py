@@ -82,8 +82,8 @@ def start_local(
 
 def interact(rt: Runtime, live: Callable[[], Any], op: str) -> Any:
     """Run a cluster call: directly from the driver, or journaled (as `op`) inside a body."""
-    if rt.current:
-        return rt.current[-1].interact(live, op)
+    if rt._current:
+        return rt._current[-1].interact(live, op)
     return live()
 
 
@@ -112,9 +112,9 @@ def deactivate() -> None:
 
 def _body() -> BodyRun | None:
     rt = SESSION.active
-    if rt is None or not rt.current or threading.current_thread() is not threading.main_thread():
+    if rt is None or not rt._current or threading.current_thread() is not threading.main_thread():
         return None
-    return rt.current[-1]
+    return rt._current[-1]
 
 
 _ABSENT = object()  # a function this platform lacks (os.kill in Pyodide): removed again on deactivate

@@ -150,7 +150,7 @@ class BodyRun:
         self.out_mark = -1
         buf = self.out = io.StringIO()
         saved_stdout = sys.stdout
-        self.rt.current.append(self)
+        self.rt._current.append(self)
         sys.stdout = buf
         outcome: tuple[str, Any] | None = None
         intended = False
@@ -194,7 +194,7 @@ class BodyRun:
             if export is not None:
                 space.leave(export, saved_memory)
             sys.stdout = saved_stdout
-            self.rt.current.pop()
+            self.rt._current.pop()
             text = buf.getvalue()
             self._flush(text if self.out_mark < 0 else text[: self.out_mark])
             self.out = None

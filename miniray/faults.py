@@ -94,7 +94,7 @@ class FaultInjector:
         elif fault.after_event is not None:
             self.by_event.setdefault(fault.after_event, []).append(fault)
             # Watch kernel steps only while a fault waits for one: no cost on a step otherwise.
-            self.rt.kernel.before_step = self._before_step
+            self.rt._kernel.before_step = self._before_step
         elif fault.at is not None:
             self.rt.call_at(fault.at, self.apply, fault, label="fault")
         else:
@@ -107,9 +107,9 @@ class FaultInjector:
         self.attempts.append((key, steps))
 
     def _before_step(self, timer) -> None:
-        due = self.by_event.pop(self.rt.kernel.steps - 1, None)
+        due = self.by_event.pop(self.rt._kernel.steps - 1, None)
         if not self.by_event:
-            self.rt.kernel.before_step = None
+            self.rt._kernel.before_step = None
         if due:
             for fault in due:
                 self.apply(fault)

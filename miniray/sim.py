@@ -19,6 +19,7 @@ from .copying import shared
 from .events import Kind
 from .exceptions import BudgetExceeded, SimulationError, Stalled
 from .fault_kinds import KINDS
+from .fault_kinds import moves as fault_moves
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
 from .kernel import Kernel, Timer
 from .log import EventLog, Record
@@ -35,6 +36,7 @@ __all__ = [
     "set_budget",
     "schedule",
     "inject",
+    "moves",
     *KINDS,  # one helper per fault kind: kill_node, crash, pause_node, use_memory, ...
     "event_log",
     "log_text",
@@ -126,6 +128,12 @@ def inject(fault: Fault | str) -> None:
         schedule([fault])
 
 
+def moves() -> dict[str, str]:
+    """The fault kinds a grader's search may inject, by move name ("node_loss": "kill_node"),
+    from their entries in miniray/fault_kinds.py."""
+    return fault_moves()
+
+
 def __getattr__(name: str) -> Callable[..., None]:
     """`sim.kill_node(node, at=...)`, `sim.crash(attempt, step)`, ...: one helper per fault kind,
     made from its entry in miniray/fault_kinds.py (its docstring says what it does)."""
@@ -140,11 +148,11 @@ def __dir__() -> list[str]:
 
 
 def event_log() -> list:
-    return list(_rt().log.records)
+    return list(_rt()._log.records)
 
 
 def log_text() -> str:
-    return _rt().log.text()
+    return _rt()._log.text()
 
 
 @dataclass(frozen=True)
@@ -161,7 +169,7 @@ class Attempt:
 def current_attempt() -> Attempt | None:
     """The attempt running now, or None in the driver (or with no cluster up)."""
     rt = context.current()
-    body = rt.current[-1] if rt is not None and rt.current else None
+    body = rt._current[-1] if rt is not None and rt._current else None
     if body is None:
         return None
     return Attempt(body.key, body.cursor, body.worker.pid, body.worker.node.name, body.runs)
@@ -191,7 +199,7 @@ def library_code(module: str) -> None:
 def on_record(listener: Callable[[Record], None]) -> Callable[[], None]:
     """Call `listener(record)` for each record the active cluster logs from now on. Returns the
     function that stops it. A listener observes: it must not change the run."""
-    listeners = _rt().log.listeners
+    listeners = _rt()._log.listeners
     listeners.append(listener)
 
     def stop() -> None:
@@ -215,7 +223,7 @@ def call_later(delay: float, fn: Callable[..., Any], *args: Any) -> Timer:
 def choice_points(rt=None) -> ChoicePoints:
     rt = rt or _rt()
     return ChoicePoints(
-        events=rt.kernel.steps,
+        events=rt._kernel.steps,
         attempts=list(rt.faults.attempts),
         nodes=[n.node_id for n in rt.nodes if not n.is_head],
     )
@@ -289,11 +297,11 @@ def run(
         rt = SESSION.last
         if rt is not None:
             if log_text:
-                result.log_text = rt.log.text()
+                result.log_text = rt._log.text()
             result.virtual_time = rt.now()
-            result.events = rt.kernel.steps
+            result.events = rt._kernel.steps
             result.points = choice_points(rt)
-            result.records = list(rt.log.records)
+            result.records = list(rt._log.records)
             result.journals = {key: list(entries) for key, entries in rt.journals.items()}
     finally:
         context.deactivate()

@@ -39,8 +39,8 @@ def _timeout_error(timeout: float | None) -> exc.GetTimeoutError:
 
 def get(rt: Runtime, refs: list[ObjectRef], timeout: float | None) -> list:
     """The values of `refs` in order, or raise the first error among them."""
-    if rt.current:
-        body = rt.current[-1]
+    if rt._current:
+        body = rt._current[-1]
 
         def live():
             outcomes = [outcome(rt, r) for r in refs]
@@ -84,8 +84,8 @@ def wait(
 ) -> tuple[list, list]:
     """(ready, not_ready) once `num_returns` of `refs` settled or the timeout passed. With
     `fetch_local` (Ray's default) the ready objects are pulled to the caller's node, as a get would."""
-    if rt.current:
-        body = rt.current[-1]
+    if rt._current:
+        body = rt._current[-1]
 
         def live():
             outcomes = [outcome(rt, r) for r in refs]
@@ -228,7 +228,7 @@ def split(refs: list[ObjectRef], num_returns: int, outcomes: list) -> tuple[list
 
 def wait_generators(rt: Runtime, items: list, num_returns: int, timeout: float | None) -> tuple[list, list]:
     """`ray.wait` over refs and streaming generators: a generator is ready when its next item is."""
-    if rt.current:
+    if rt._current:
         raise NotImplementedError("miniray waits on an ObjectRefGenerator from the driver only.")
 
     def ready(item: Any) -> bool:

@@ -16,10 +16,21 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from miniray import sim
 from miniray.sim import Fault, parse_token
 
 Schedule = tuple[str, ...]
-MOVE_KINDS = ("crash", "node_loss", "pause", "client")
+# A search's moves by name, and the token kind each injects: miniray's fault kinds that name a
+# move (miniray/fault_kinds.py), plus the grader's own, a second client. Written once, read both
+# ways (a move's tokens, a token's move).
+MOVES: dict[str, str] = {**sim.moves(), "client": "client"}
+MOVE_KINDS = tuple(MOVES)
+_MOVE_OF_KIND = {kind: move for move, kind in MOVES.items()}
+
+
+def move_of(token: str) -> str:
+    """The move a schedule token is ("kill_node node:1 after_event=3" -> "node_loss")."""
+    return _MOVE_OF_KIND[token.split()[0]]
 
 
 @dataclass(frozen=True)
@@ -115,13 +126,16 @@ class Boundaries:
 
     def moves(self, kinds: tuple[str, ...], pause_s: float) -> list[str]:
         out: list[str] = []
-        if "crash" in kinds:
-            out += [f"crash {key} step={k}" for key, n in self.attempts for k in range(n + 1)]
-        if "node_loss" in kinds:
-            out += [f"kill_node {node} after_event={i}" for i, busy in self.event_marks for node in busy]
+        if "crash" in kinds:  # before each step of each attempt (and as it returns)
+            crash = MOVES["crash"]
+            out += [f"{crash} {key} step={k}" for key, n in self.attempts for k in range(n + 1)]
+        if "node_loss" in kinds:  # right after each kernel event that showed, on a busy node
+            lose = MOVES["node_loss"]
+            out += [f"{lose} {node} after_event={i}" for i, busy in self.event_marks for node in busy]
         if "pause" in kinds:
+            pause = MOVES["pause"]
             out += [
-                f"pause_node {node} after_event={i} duration={pause_s!r}"
+                f"{pause} {node} after_event={i} duration={pause_s!r}"
                 for i, busy in self.event_marks
                 for node in busy
             ]
@@ -129,8 +143,5 @@ class Boundaries:
             out += [f"client after_call={i}" for i in range(self.calls + 1)]
         return out
 
-    def count(self, schedule: Schedule, kind: str) -> int:
-        prefix = {"crash": "crash ", "node_loss": "kill_node ", "pause": "pause_node ", "client": "client "}[
-            kind
-        ]
-        return sum(1 for t in schedule if t.startswith(prefix))
+    def count(self, schedule: Schedule, move: str) -> int:
+        return sum(1 for t in schedule if move_of(t) == move)

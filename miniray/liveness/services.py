@@ -109,7 +109,7 @@ class Services:
         rt = _runtime()
 
         def live() -> Any:
-            attempt = rt.current[-1].key if rt.current else "driver"
+            attempt = rt._current[-1].key if rt._current else "driver"
             tok = str(token) if token is not None else ""
             try:
                 value = fn()
@@ -226,7 +226,7 @@ class BlobStore(_Fenced):
 
     def _attempt(self) -> str:
         rt = _runtime()
-        return rt.current[-1].key if rt.current else "driver"
+        return rt._current[-1].key if rt._current else "driver"
 
     def put(self, path: str, data: Any, token: FencingToken | None = None) -> None:
         def run() -> None:
@@ -286,7 +286,7 @@ class Leases:
 
         def run() -> FencingToken:
             now = rt.now()
-            holder = rt.current[-1].key if rt.current else "driver"
+            holder = rt._current[-1].key if rt._current else "driver"
             held = self.current.get(name)
             if held is not None and held.expires > now and held.holder != holder:
                 raise LeaseHeldError(

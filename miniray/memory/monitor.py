@@ -64,14 +64,14 @@ class MemoryMonitor:
     # -- declaring use -------------------------------------------------------------------------
     def declare(self, fault: Fault) -> None:
         if not self.declared:
-            self.rt.log.listeners.append(self._on_record)
+            self.rt._log.listeners.append(self._on_record)
             self._catch_up()
         self.declared.append(Usage(fault.target, float(fault.size), float(fault.duration)))
         self._arm()
 
     def _catch_up(self) -> None:
         """Start times of what already runs when the first use is declared (a fault at init has none)."""
-        for rec in self.rt.log.of_kind(Kind.TASK_START, Kind.ACTOR_START):
+        for rec in self.rt._log.of_kind(Kind.TASK_START, Kind.ACTOR_START):
             self._on_record(rec)
 
     def _on_record(self, rec: Record) -> None:

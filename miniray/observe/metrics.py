@@ -33,8 +33,8 @@ class Metrics:
         self.live: dict[int, TaskSpec] = {}  # id(spec) -> spec not in a terminal state
         self.seen = 0  # how much of rt.tasks.all has been looked at
         self.by_id: dict[str, TaskSpec] = {}
-        rt.kernel.observers.append(self.sample)  # the clock is about to move: how did this instant end?
-        rt.log.listeners.append(self._on_record)
+        rt._kernel.observers.append(self.sample)  # the clock is about to move: how did this instant end?
+        rt._log.listeners.append(self._on_record)
         self.sample()
 
     # -- sampling ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """`miniray.timeline()`: the runtime's event log as a Chrome trace, one track per node and worker.
 
-Built only from `rt.log.records`, after the fact, so exporting a timeline never changes a run.
+Built only from `rt._log.records`, after the fact, so exporting a timeline never changes a run.
 Layout (what Perfetto shows, top to bottom):
     pid 1          "cluster (GCS)": faults, placement groups (a thread per group, its state as
                    slices), liveness, actors, lineage, anything else logged
@@ -370,9 +370,9 @@ def build(rt) -> list[dict]:
     b.trace.process(GCS, "cluster (GCS)", 0)
     if rt.driver is not None:
         b.worker(rt.driver.node.name, rt.driver.pid)
-    for rec in rt.log.records:
+    for rec in rt._log.records:
         b.feed(rec)
-    end = max([rt.now()] + [r.time for r in rt.log.records[-1:]])
+    end = max([rt.now()] + [r.time for r in rt._log.records[-1:]])
     b.close(end)
     sampler = rt.metrics
     if sampler is not None:

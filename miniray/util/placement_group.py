@@ -110,7 +110,7 @@ def placement_group(
         )
     rt = context.runtime()
     mgr = rt.placement
-    if not rt.current:  # a synchronous GCS call: with the GCS dead the driver waits (miniray/head)
+    if not rt._current:  # a synchronous GCS call: with the GCS dead the driver waits (miniray/head)
         rt.gcs.block("ray.util.placement_group() waits for the GCS")
 
     def live():  # journaled inside a task body: a replay must not see its own group as a clash
@@ -147,7 +147,7 @@ def get_placement_group(placement_group_name: str) -> PlacementGroup:
 def get_current_placement_group() -> PlacementGroup | None:
     """The group the calling task or actor was scheduled into, or None (always None in the driver)."""
     rt = context.runtime()
-    if not rt.current:
+    if not rt._current:
         return None
     worker = rt.caller()
     opts: dict = worker.actor.opts if worker.actor is not None else (worker.task.opts if worker.task else {})

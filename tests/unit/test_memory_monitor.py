@@ -16,7 +16,7 @@ GB = 1e9
 
 
 def _kills(rt) -> list:
-    return rt.log.of_kind(Kind.MEMORY_KILL)
+    return rt._log.of_kind(Kind.MEMORY_KILL)
 
 
 def _cascade(max_retries: int = 3, config: dict | None = None):
@@ -56,7 +56,7 @@ def test_no_declared_memory_means_no_monitor_events(ray):
 
     assert ray.get([f.remote() for _ in range(4)]) == [1, 1, 1, 1]
     rt = sim.last_runtime()
-    assert not [t for t in rt.kernel.pending() if t.label == "memory-monitor"]
+    assert not [t for t in rt._kernel.pending() if t.label == "memory-monitor"]
     assert _kills(rt) == []
 
 
@@ -73,9 +73,9 @@ def test_a_node_that_cannot_pass_its_threshold_is_not_sampled():
     refs = [small.remote() for _ in range(4)]  # 12 GB at most: under 95 % of 16 GB
     sim.sleep(1)
     rt = sim.last_runtime()
-    assert not [t for t in rt.kernel.pending() if t.label == "memory-monitor" and not t.cancelled]
+    assert not [t for t in rt._kernel.pending() if t.label == "memory-monitor" and not t.cancelled]
     assert miniray.get(refs) == [1, 1, 1, 1]
-    assert rt.kernel.steps < 100  # no 400 samples over the 100 s
+    assert rt._kernel.steps < 100  # no 400 samples over the 100 s
     miniray.shutdown()
 
 
@@ -88,7 +88,7 @@ def test_newest_lease_dies_first_and_the_retry_does_not_spend_max_retries():
     assert kills[0]["victim"] == "normal#3/1"
     assert kills[0].time == pytest.approx(3.0)  # 8.9 + 6 GB at 2.75 s; 15.75 GB > 15.2 at 3.0 s
     assert kills[0]["used_gb"] > 0.95 * 16
-    fails = rt.log.of_kind(Kind.TASK_FAIL)
+    fails = rt._log.of_kind(Kind.TASK_FAIL)
     assert {r["cause"] for r in fails} == {"oom"} and all(r["retry"] for r in fails)
 
 
@@ -132,7 +132,7 @@ def test_task_oom_retries_bounds_the_oom_counter():
         miniray.get(hog.remote())
     rt = sim.last_runtime()
     miniray.shutdown()
-    starts = [r.time for r in rt.log.of_kind(Kind.TASK_START)]
+    starts = [r.time for r in rt._log.of_kind(Kind.TASK_START)]
     # Three attempts, each killed at the first sample (0.25 s); retries 1 s and 2 s later.
     assert starts == pytest.approx([0.0, 1.25, 3.5])
 
@@ -195,8 +195,8 @@ def test_refresh_zero_disables_the_monitor():
 def test_same_seed_same_log():
     _, first = _cascade()
     _, second = _cascade()
-    assert first.log.text() == second.log.text()
-    assert "memory.kill" in first.log.text()
+    assert first._log.text() == second._log.text()
+    assert "memory.kill" in first._log.text()
 
 
 def test_use_memory_fault_token_round_trips():
