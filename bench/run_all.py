@@ -33,6 +33,7 @@ BENCHMARKS = [
     ("pg_starvation.py", None, None),
     ("grader_check.py", None, None),
     ("traceback_cache.py", None, None),
+    ("debugger_cost.py", None, None),
     ("class_map.py", None, None),
 ]
 

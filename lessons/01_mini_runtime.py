@@ -123,6 +123,19 @@ print("recovered:", broken.value == clean.value, "| replay with", broken.token()
 print("\n".join(line for line in broken.log_text.splitlines() if "object.free" not in line))
 
 # %% [markdown]
+# ## Step through it
+#
+# The debugger draws the same run: a lane per node, and under it one per worker process. Its
+# *Virtual time* slider (or ← and →) moves one event at a time and shows the cluster as it was
+# then. *Remove fault kill_node node:1 at=1.5* runs the story again without the fault. A failing
+# `check()` in an exercise opens the same debugger on your own code.
+
+# %%
+from faultlines import notebook as fl
+
+fl.debug(broken, squares)
+
+# %% [markdown]
 # ## Same seed, same run
 #
 # A fault schedule and a seed fully decide a run. Run it again and compare the logs byte for

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from miniray import sim
 from miniray.exceptions import BudgetExceeded, Stalled
 
 from . import sim_access
@@ -72,23 +74,33 @@ def run_schedule(
     schedule: Schedule,
     counter: Counter | None = None,
     sites: bool = False,
+    listeners: tuple[Callable[[sim.Record], None], ...] = (),
 ) -> Outcome:
     """One run on a fresh load of the submission: nothing an earlier run did is seen here.
-    `sites`: journal the learner's file:line of each call (for a run that is reported)."""
+    `sites`: journal the learner's file:line of each call (for a run that is reported).
+    `listeners` hear each record of the scenario's cluster as it is logged (the debugger notes
+    which line of the learner's made it)."""
     counter = counter or sub.counter(ex.line_budget)
     try:
         with sub.load() as module:
-            return _run(ex, module, scenario, schedule, counter, sites)
+            return _run(ex, module, scenario, schedule, counter, sites, listeners)
     except BadSubmission as e:  # a load that worked once failed now: say so, as a broken run
         return Outcome(schedule, [(NO_ERROR, f"loading your code again raised: {e}")], "", str(e))
 
 
 def _run(
-    ex: Exercise, module: Any, scenario: str, schedule: Schedule, counter: Counter, sites: bool
+    ex: Exercise,
+    module: Any,
+    scenario: str,
+    schedule: Schedule,
+    counter: Counter,
+    sites: bool,
+    listeners: tuple[Callable[[sim.Record], None], ...] = (),
 ) -> Outcome:
     faults, clients = split(schedule)
     ctx = Ctx(module, clients, ex.checks.second_client, {})
     ctx.faults = faults  # what this schedule injects, for invariants that depend on it
+    ctx.listeners = list(listeners)
     body = ex.checks.scenarios[scenario]
     violations: list[tuple[str, str]] = []
     with counter.counting():
@@ -125,6 +137,6 @@ def _run(
         boundaries=boundaries,
         lines=counter.lines,
         evidence=_evidence(ex, value, ctx) if violations else frozenset(),
-        journals=run.journals if violations else {},
+        journals=run.journals if violations or sites else {},
         hidden=(ex.checks.hidden_fields, ex.checks.hidden_kinds),
     )

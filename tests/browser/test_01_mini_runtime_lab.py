@@ -51,12 +51,13 @@ OUTPUT_TEXT_JS = """(text) => {
   return null;
 }"""
 
-# Scrolls the notebook to the first code cell that displayed a widget, so the widget is drawn;
-# null while no cell has displayed one yet.
+# Scrolls the notebook to the cell that displayed the fault-time widget (the debugger's cell also
+# shows a widget), so the widget is drawn; null while that cell has displayed none yet.
 SHOW_WIDGET_JS = """() => {
   const notebook = window.jupyterapp.shell.currentWidget.content;
   const cells = Array.from(notebook.model.cells);
-  const index = cells.findIndex((cell) => cell.type === "code" && cell.outputs.toJSON().some(
+  const index = cells.findIndex((cell) => cell.type === "code"
+    && cell.sharedModel.getSource().includes("fault_time(") && cell.outputs.toJSON().some(
     (o) => o.data && o.data["application/vnd.jupyter.widget-view+json"]));
   if (index < 0) return null;
   notebook.scrollToItem(index, "start");
@@ -93,7 +94,8 @@ def test_lesson_one_from_home_page_to_a_recovered_fault(new_context, base_url):
     # The widget drew its timeline and its table.
     frame.wait_for_function(SHOW_WIDGET_JS, timeout=RUN_TIMEOUT_MS)
     frame_locator.locator(".widget-html svg").first.wait_for(timeout=RUN_TIMEOUT_MS)
-    assert "task attempts" in frame_locator.locator(".widget-html table").first.inner_text()
+    table = frame_locator.locator(".widget-html table", has_text="task attempts").first
+    table.wait_for(timeout=RUN_TIMEOUT_MS)
 
     # The learner's own cell: kill a worker of node:2 half a second in.
     frame.evaluate(ADD_AND_RUN_CELL_JS, FAULT_CELL)
