@@ -15,11 +15,18 @@ def replay_href(group: Group) -> str:
     return f"replays/{group.number}.html"
 
 
+def _items(items: list[str]) -> str:
+    """One item as it is, several as a list."""
+    if len(items) == 1:
+        return items[0]
+    return "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
+
+
 def _schedule(group: Group) -> str:
     moves = group.signature.schedule
     if not moves:
         return "none: the run fails with no fault at all"
-    return "<ul>" + "".join(f"<li><code>{escape(m)}</code></li>" for m in moves) + "</ul>"
+    return _items([f"<code>{escape(m)}</code>" for m in moves])
 
 
 def _run(group: Group) -> str:
@@ -43,8 +50,8 @@ def _hint(group: Group) -> str:
 def _catalogued(group: Group) -> str:
     if not group.catalogued:
         return ""
-    items = "".join(f"<li><code>{escape(c.file)}</code>: {escape(c.why)}</li>" for c in group.catalogued)
-    return f"<dt>Catalogued as</dt><dd><ul>{items}</ul></dd>"
+    items = [f"<code>{escape(c.file)}</code>: {escape(c.why)}" for c in group.catalogued]
+    return f"<dt>Catalogued as</dt><dd>{_items(items)}</dd>"
 
 
 def _members(group: Group) -> str:

@@ -86,6 +86,8 @@ def test_the_report_opens_offline_clean_and_readable(browser, report, width, sch
         # A group's replay link opens its page, which is just as clean.
         page_.locator('a[href="replays/1.html"]').first.click()
         page_.wait_for_url("**/replays/1.html")
+        if replays.has_debugger():  # the debugger's own page, made by `replay --html`
+            assert page_.locator(".fl-debugger").count() == 1
         assert page_.evaluate("document.documentElement.scrollWidth") <= width
         assert errors == [] and [u for u in requests if not u.startswith("file:")] == []
         assert _axe(page_) == []
