@@ -19,6 +19,9 @@ _TRACEBACK_CACHE_SIZE = 512
 
 def remote_traceback(e: BaseException) -> str:
     """The traceback as the caller should see it: the user's frames, not miniray's."""
+    relayed = getattr(e, "__miniray_traceback__", None)
+    if isinstance(relayed, str):  # raised in another process, which formatted the user's frames
+        return relayed
     tb = e.__traceback__
     # Drop miniray's own frames before the user's (BodyRun._run, a generator task's wrapper).
     package = os.path.dirname(os.path.abspath(__file__))

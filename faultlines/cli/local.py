@@ -1,4 +1,5 @@
-"""Run one submission's grading in a child process; the parent alone decides the verdict.
+"""`--unsafe-local`: today's grading, for a learner checking their own work. The child process
+runs the grader and the submission in one interpreter; the parent alone reads the verdict.
 
 The child (faultlines.cli.child) gets what it needs on stdin (exercise, the submission's path,
 the hidden tiers' text, a nonce), never the hidden folder's path, and sends its report on a
@@ -8,8 +9,10 @@ process behind; anything else is a failure with the reason. CPU-time and memory 
 safety net for what the counted budgets cannot stop (one huge allocation): hitting one is a
 "resource limit" failure.
 
-This is a guard against accidents and casual cheating, not a security boundary: code in the
-child can still do anything its user can. For adversarial settings run it in a container.
+This is a guard against accidents, not a security boundary: code in the child shares the
+grader's process and can do anything its user can (issue 20 lists how a submission forges a full
+score here). Students' code is graded with faultlines.sandbox instead; this path stays for a
+learner grading their own work, and for machines without bubblewrap when they ask for it.
 """
 
 from __future__ import annotations
@@ -22,10 +25,10 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 from faultlines.grader.report import Report
+from faultlines.sandbox.run import Verdict, failed
 
 CPU_SECONDS = int(os.environ.get("FAULTLINES_CPU_SECONDS", "120"))
 MEMORY_BYTES = int(os.environ.get("FAULTLINES_MEMORY_MB", "2048")) * 1024**2
@@ -33,27 +36,11 @@ WALL_SECONDS = 900  # last resort only: the counted budgets and the CPU limit co
 BAD_INPUT = "bad-input"
 
 
-@dataclass
-class Verdict:
-    report: Report
-    bad_input: str | None = None  # set: exit status 2
-    output: str = ""  # what the submission printed (for the instructor, never parsed)
-
-
 def _limits() -> None:  # runs in the child between fork and exec
     import resource
 
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 5))
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
-
-
-def _failed(exercise: str, reason: str) -> Report:
-    from faultlines.grader.report import TierResult
-
-    report = Report(exercise, exercise, 0, "")
-    report.tiers.append(TierResult("sandbox", "sandbox", 1.0, 0.0, False, 0))
-    report.error = reason
-    return report
 
 
 def _leftovers(pgid: int) -> bool:
@@ -71,7 +58,9 @@ def _drain(fd: int, chunks: list[bytes]) -> None:
         chunks.append(chunk)
 
 
-def run(exercise: str, submission: Path, hidden: str | None = None, replay_cli: bool = True) -> Verdict:
+def run(
+    exercise: str, submission: Path, hidden: str | None = None, wall_seconds: float = WALL_SECONDS
+) -> Verdict:
     nonce = secrets.token_hex(16)
     read_fd, write_fd = os.pipe()
     os.set_inheritable(write_fd, True)
@@ -106,7 +95,7 @@ def run(exercise: str, submission: Path, hidden: str | None = None, replay_cli: 
         reader = threading.Thread(target=_drain, args=(read_fd, chunks), daemon=True)
         reader.start()
         try:
-            out, err = proc.communicate(json.dumps(request).encode(), timeout=WALL_SECONDS)
+            out, err = proc.communicate(json.dumps(request).encode(), timeout=wall_seconds)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             out, err = proc.communicate()
@@ -125,12 +114,12 @@ def _decide(
     messages = [m for m in raw.decode(errors="replace").split("\n\x1e") if m.strip()]
     if leftovers:
         return Verdict(
-            _failed(exercise, "the submission left processes behind (it forked): not graded"), None, output
+            failed(exercise, "the submission left processes behind (it forked): not graded"), None, output
         )
     if status in (-signal.SIGXCPU, -signal.SIGKILL) or "MemoryError" in errors + raw.decode(errors="replace"):
         what = "memory" if "MemoryError" in errors + raw.decode(errors="replace") else "CPU time"
         return Verdict(
-            _failed(
+            failed(
                 exercise,
                 f"resource limit: the grading process ran out of {what} (a safety net past the step budget)",
             ),
@@ -140,20 +129,20 @@ def _decide(
     if status != 0:
         last = errors.strip().splitlines()[-1:] or [""]
         reason = f"the grading process ended with status {status} before reporting ({last[0][:200]})"
-        return Verdict(_failed(exercise, reason), None, output)
+        return Verdict(failed(exercise, reason), None, output)
     if len(messages) != 1:
         reason = (
             "the grading process ended before it reported (did the submission exit early?)"
             if not messages
             else "more than one report arrived (did the submission fork or write its own?): not graded"
         )
-        return Verdict(_failed(exercise, reason), None, output)
+        return Verdict(failed(exercise, reason), None, output)
     head, _, body = messages[0].partition("\n")
     if head.strip() != nonce:
         return Verdict(
-            _failed(exercise, "a report arrived without the grader's nonce: not graded"), None, output
+            failed(exercise, "a report arrived without the grader's nonce: not graded"), None, output
         )
     data = json.loads(body)
     if data.get("kind") == BAD_INPUT:
-        return Verdict(_failed(exercise, data["message"]), data["message"], output)
+        return Verdict(failed(exercise, data["message"]), data["message"], output)
     return Verdict(Report.from_dict(data["report"]), None, output)
