@@ -76,13 +76,13 @@ def plan(folder: Path, chosen: str, out: Path, sources: Path) -> Plan:
         return _from_progress(folder, chosen, out, sources)
     if chosen != ALL:
         entries = exercise.load(chosen).entry
-        students = classroom.find(folder, entries, exclude=[out])
+        students = classroom.find(folder, entries, exclude=[out, sources.parent])
         if not students:
             raise UsageError(f"{folder}: no submissions (*.py, or a folder of .py files per student)")
         return Plan([Batch(chosen, students, out)])
     batches = []
     for ex_id in _exercise_folders(folder):
-        students = classroom.find(folder / ex_id, exercise.load(ex_id).entry, exclude=[out])
+        students = classroom.find(folder / ex_id, exercise.load(ex_id).entry, exclude=[out, sources.parent])
         if students:
             batches.append(Batch(ex_id, students, out / ex_id, prefix=f"{ex_id}/"))
     if not batches:
