@@ -35,6 +35,7 @@ BENCHMARKS = [
     ("traceback_cache.py", None, None),
     ("sandbox_grade.py", None, None),  # prints its own "skipped" where no jail can be made
     ("debugger_cost.py", None, None),
+    ("class_map.py", None, None),
 ]
 
 

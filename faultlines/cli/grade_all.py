@@ -1,10 +1,13 @@
-"""`python -m faultlines grade-all EXERCISE FOLDER [--out DIR] [--hidden DIR] [--jobs N] [--ray ADDRESS]`.
+"""`python -m faultlines grade-all EXERCISE|all FOLDER [--out DIR] [--hidden DIR] [--jobs N] [--ray ADDRESS]
+[--report DIR]`.
 
 Grades every student of FOLDER (classroom.py: one row per submission, keyed by its path in the
 folder; nothing dropped without a row), each in its own judge process with its own jail, on every
 core (or fanned out over a Ray cluster with --ray, where every node must sandbox), with a progress
 bar; writes OUT/summary.csv and a Gradescope OUT/<key>/results.json per student (summary.py).
-Without a working bubblewrap it refuses, unless --unsafe-local.
+Without a working bubblewrap it refuses, unless --unsafe-local. What FOLDER holds (one
+exercise's submissions, a folder per exercise, learners' progress files) is class_folder.py's;
+--report adds the class map (class_report.py).
 """
 
 from __future__ import annotations
@@ -16,21 +19,30 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import UsageError, classroom, fanout, isolation, summary
+from . import UsageError, class_folder, class_report, classroom, fanout, isolation, summary
+from .class_folder import Batch
 from .classroom import StudentResult
 from .grade import check_exercise, exercise_id, hidden_text
 
 
 def add_parser(verbs: argparse._SubParsersAction) -> None:
     p = verbs.add_parser("grade-all", help="grade a folder of submissions: CSV summary, Gradescope results")
-    p.add_argument("exercise", help="an exercise's id (fault05) or its folder (exercises/fault05)")
-    p.add_argument("folder")
+    p.add_argument(
+        "exercise",
+        help="an exercise's id (fault05), its folder (exercises/fault05), or `all`: FOLDER holds one folder per exercise",
+    )
+    p.add_argument("folder", help="the submissions, or a folder of learners' progress files (*.json)")
     p.add_argument("--out", metavar="DIR", help="where results go (default: FOLDER/graded)")
     p.add_argument("--hidden", metavar="DIR", help="folder of hidden tiers: DIR/<exercise>/tiers.toml")
     p.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1, help="parallel graders (default: every core)"
     )
     p.add_argument("--ray", metavar="ADDRESS", help="fan the submissions out over a real Ray cluster")
+    p.add_argument(
+        "--report",
+        metavar="DIR",
+        help="also write the class map: DIR/report.html, DIR/groups.csv, DIR/replays/<n>.html",
+    )
     isolation.add_options(p)
     p.set_defaults(run=run)
 
@@ -85,47 +97,76 @@ def _ray_connect(address: str) -> Any:
     return ray
 
 
+def _grade_batch(
+    batch: Batch, iso: isolation.Isolation, hidden: str | None, jobs: int, ray: Any, bar: Bar
+) -> list[StudentResult]:
+    """One exercise's rows, in its students' order; its summary.csv and Gradescope files written."""
+    graded: dict[str, StudentResult] = {}
+    for s in batch.students:
+        if s.path is None:
+            graded[s.key] = classroom.skipped(batch.exercise, s)
+            bar.tick()
+    gradable = [s for s in batch.students if s.path is not None]
+    if ray is not None:
+        for r in fanout.ray_grade(ray, iso, batch.exercise, hidden, gradable, bar.tick):
+            graded[r.key] = r
+    else:
+        for r in fanout.LocalJudges(iso, batch.exercise, hidden, jobs).grade(gradable):
+            graded[r.key] = r
+            bar.tick()
+    results = [graded[s.key] for s in batch.students]
+    batch.out.mkdir(parents=True, exist_ok=True)
+    summary.write_csv(results, batch.out / "summary.csv")
+    summary.write_gradescope(results, batch.out)
+    return results
+
+
+def _report_folder(given: str | None) -> Path | None:
+    if given is None:
+        return None
+    report = Path(given)
+    if report.exists() and not report.is_dir():
+        raise UsageError(f"--report {report}: not a folder")
+    return report
+
+
+def _replay_args(args: argparse.Namespace) -> list[str]:
+    """What `replay` needs to run a student's code as this grade-all ran it."""
+    extra = ["--unsafe-local"] if args.unsafe_local else []
+    return extra + (["--wall-seconds", str(args.wall_seconds)] if args.wall_seconds else [])
+
+
 def run(args: argparse.Namespace) -> int:
-    args.exercise = exercise_id(args.exercise)
-    check_exercise(args.exercise)
+    chosen = args.exercise if args.exercise == class_folder.ALL else exercise_id(args.exercise)
+    if chosen != class_folder.ALL:
+        check_exercise(chosen)
     folder = Path(args.folder)
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such folder")
     out = Path(args.out) if args.out else folder / "graded"
-    from faultlines.grader import exercise
-
-    entries = exercise.load(args.exercise).entry
-    students = classroom.find(folder, entries, exclude=[out])
-    if not students:
-        raise UsageError(f"{folder}: no submissions (*.py, or a folder of .py files per student)")
-    hidden = hidden_text(args.hidden, args.exercise)
+    report = _report_folder(args.report)
+    plan = class_folder.plan(folder, chosen, out, (report or out) / "sources")
+    hidden = {b.exercise: hidden_text(args.hidden, b.exercise) for b in plan.batches}
     iso = isolation.choose(args, "grade-all")
     ray = _ray_connect(args.ray) if args.ray else None
     if ray is not None:
         fanout.check_nodes(ray, iso.mode)
-    out.mkdir(parents=True, exist_ok=True)
-    gradable = [s for s in students if s.path is not None]
-    bar = Bar(len(students))
-    graded: dict[str, StudentResult] = {}
+    for line in plan.problems:
+        print(line, file=sys.stderr)
+    bar = Bar(sum(len(b.students) for b in plan.batches))
+    results: list[tuple[Batch, list[StudentResult]]] = []
     try:
-        for s in students:
-            if s.path is None:
-                graded[s.key] = classroom.skipped(args.exercise, s)
-                bar.tick()
-        if ray is not None:
-            for r in fanout.ray_grade(ray, iso, args.exercise, hidden, gradable, bar.tick):
-                graded[r.key] = r
-        else:
-            for r in fanout.LocalJudges(iso, args.exercise, hidden, args.jobs).grade(gradable):
-                graded[r.key] = r
-                bar.tick()
+        for batch in plan.batches:
+            results.append((batch, _grade_batch(batch, iso, hidden[batch.exercise], args.jobs, ray, bar)))
     finally:
         bar.close()
-    results = [graded[s.key] for s in students]
-    summary.write_csv(results, out / "summary.csv")
-    summary.write_gradescope(results, out)
-    for r in results:
-        if r.status in (classroom.SKIPPED, classroom.CRASHED):
-            print(f"{r.key}: {r.message}", file=sys.stderr)
-    print(f"graded {len(results)} submissions of {args.exercise}: {out / 'summary.csv'}")
-    return 0 if all(r.passed for r in results) else 1
+    for batch, rows in results:
+        for r in rows:
+            if r.status in (classroom.SKIPPED, classroom.CRASHED):
+                print(f"{batch.prefix}{r.key}: {r.message}", file=sys.stderr)
+        print(f"graded {len(rows)} submissions of {batch.exercise}: {batch.out / 'summary.csv'}")
+    if report is not None:
+        handins = [h for batch, rows in results for h in class_report.handins(batch, rows)]
+        class_report.write(report, plan, handins, args.jobs, hidden, _replay_args(args))
+    everyone = [r for _, rows in results for r in rows]
+    return 0 if all(r.passed for r in everyone) else 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from faultlines.classmap import canonical
+
 from .budgets import Counter
 from .exercise import Exercise, TierSpec
 from .report import Failure, Report, TierResult
@@ -68,7 +70,14 @@ def _failure(
         nondeterminism=nondeterminism,
         shrunk_from=len(found.schedule),
         moves=[describe(move, again.journals, again.records) for move in small.schedule],
+        canonical=canonical.schedule(small.schedule, again.journals, again.records, _spelled(ex)),
     )
+
+
+def _spelled(ex: Exercise) -> frozenset[str]:
+    """Names the exercise spells, which a canonical schedule keeps as they are: its entry
+    functions and whatever its checks.py defines (the scenario's own tasks)."""
+    return frozenset(ex.entry) | canonical.defined_in(ex.folder / "checks.py")
 
 
 class Runs:

@@ -27,13 +27,18 @@ class Failure:
     nondeterminism: str | None = None  # set when two executions of the schedule differed
     shrunk_from: int = 0  # length of the schedule as found
     moves: list[str] = field(default_factory=list)  # each schedule move in plain words
+    # The schedule in words that do not depend on the learner's names or step counts
+    # (faultlines/classmap/canonical.py): what a class map groups on. None: not computed.
+    canonical: list[str] | None = None
 
     def signature(self, version: int) -> dict[str, Any]:
         """What groups failures across a class: the same broken invariant, minimal schedule and
-        hint on the same version of the exercise is the same mistake (an instructor's class map)."""
+        hint on the same version of the exercise is the same mistake (an instructor's class map,
+        which groups on the canonical schedule: faultlines/classmap/signature.py)."""
         return {
             "invariant": self.invariant,
             "schedule": list(self.schedule),
+            "canonical": list(self.canonical) if self.canonical is not None else None,
             "hint": self.hint.id if self.hint is not None else None,
             "version": version,
         }
