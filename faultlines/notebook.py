@@ -7,8 +7,9 @@
     fl.replay("FL1...")      # one failing run again, with its timeline (miniray.timeline() after)
 
 The same notebook runs in the site's lab (Pyodide) and in a local Jupyter with faultlines
-installed. The report's HTML carries the exercise, its version, the code's hash and the verdict
-as classes and data attributes, which is how the site records progress in the browser.
+installed. The report's HTML carries the exercise, its version, the code's hash, the verdict,
+the submission's source and the first failure's signature as classes and data attributes, which
+is how the site records progress in the browser (docs/design/progress-file.md).
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class CheckResult:
         share = None
         if failure is not None and sys.platform == "emscripten":  # only the site's lab has the page
             share = share_link(self.report.exercise, failure.token, self.source)
-        return render_html.render(self.report, share_url=share)
+        return render_html.render(self.report, share_url=share, source=self.source)
 
     def __repr__(self) -> str:
         return render_text.render(self.report)
