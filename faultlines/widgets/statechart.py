@@ -203,19 +203,24 @@ def render(strip: Strip) -> str:
             out += _band(strip, band, y, baseline, px, colour_of(strip, band.state, states))
     for index, rule in enumerate(strip.rules):
         x = px(rule.x)
+        anchor = ""
         if look.rules_below:
             out.append(
                 f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="{INK}" '
                 'stroke-dasharray="4 3"/>'
             )
-            label_x, label_y = min(x, strip.width - 200), top + plot_h + 48 + 16 * index
+            label_x, label_y = x, top + plot_h + 48 + 16 * index
+            # A rule in the right half is labelled leftwards from it, so that a long label (a
+            # fault past the run's end) stays inside the drawing.
+            if x > left + plot_w / 2:
+                anchor = ' text-anchor="end"'
         else:
             label_x, label_y = x + 3, 38 + 12 * index
             out.append(
                 f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{label_y + 2}" y2="{top + plot_h}" stroke="{INK}" '
                 'stroke-width="1.5" stroke-dasharray="4 3"/>'
             )
-        out.append(f'<text x="{label_x:.1f}" y="{label_y}" fill="{INK}">{escape(rule.label)}</text>')
+        out.append(f'<text x="{label_x:.1f}" y="{label_y}"{anchor} fill="{INK}">{escape(rule.label)}</text>')
     for index, state in enumerate(states if look.legend else []):
         lx = left + (index % 4) * (plot_w / 4)
         ly = top + plot_h + 48 + 20 * (index // 4)
