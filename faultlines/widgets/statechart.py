@@ -24,7 +24,7 @@ from html import escape
 
 from faultlines.timeline.lanes import ERROR, FAILED, OK, OPEN, Lanes
 
-from .svgplot import FAINT, INK, PALETTE, Marker, nice_ticks
+from .svgplot import FAINT, INK, PALETTE, WIDTH, Marker, nice_ticks
 
 # The ledger's states get fixed colours so every chart in the course reads the same way.
 STATE_COLOURS = {
@@ -123,7 +123,7 @@ class Strip:
     rows: list[Row] = field(default_factory=list)
     rules: list[Marker] = field(default_factory=list)
     colours: dict[str, str] = field(default_factory=dict)
-    width: int = 640
+    width: int = WIDTH
     row_height: int = 26
     x_range: tuple[float, float] | None = None
     summary: str | None = None  # the <title>; None: the title, then every row's bands
@@ -270,7 +270,7 @@ def _band(
     return out
 
 
-def from_lanes(lanes: Lanes, title: str = "Timeline", width: int = 640, end: float | None = None) -> Strip:
+def from_lanes(lanes: Lanes, title: str = "Timeline", width: int = WIDTH, end: float | None = None) -> Strip:
     """A run's lanes (faultlines.timeline): one row per worker, a bar per task attempt, in LANES."""
     rows = [
         Row(
