@@ -24,10 +24,6 @@ const BOOT_FILES = __BOOT_FILES__;
 // pack's name in this folder, "modules": every module it holds, stdlib ones included}.
 const DEFERRED = __DEFERRED__;
 const DEFERRED_PACK = new URL(DEFERRED.pack, import.meta.url).href;
-// Fetched into the browser's cache this long after a kernel is up (unless the reader asked to
-// save data), so that the first import that needs it (the first completion: jedi and its type
-// stubs) reads it from there.
-const DEFERRED_PREFETCH_MS = 10000;
 const CACHE_NAME = "fault-lines-kernel";
 // Run before the snapshot, in a scope of its own (the learner's namespace gains no names).
 // It imports what the kernel imports while it boots, plus miniray for the lessons' first cell and
@@ -54,9 +50,7 @@ export async function loadPyodide(options) {
   const watch = watchBootFetches(new URL(".", import.meta.url).href, report);
   try {
     const pyodide = await oneStartAtATime(() => Promise.race([boot(options, report), watch.failed]), report);
-    report("ready");
-    const saveData = globalThis.navigator && navigator.connection && navigator.connection.saveData;
-    if (!saveData) setTimeout(() => fetch(DEFERRED_PACK).then((r) => r.arrayBuffer()).catch(() => {}), DEFERRED_PREFETCH_MS);
+    report("ready", { deferred: DEFERRED_PACK }); // the page fetches it once the lab is in use
     return pyodide;
   } catch (error) {
     tellThePage(error);
@@ -69,7 +63,9 @@ export async function loadPyodide(options) {
 // What a start is doing, for the lesson page (docs/javascripts/lab_start.js shows it): posted on
 // LAB_CHANNEL as {type: "kernel-progress", who: "kernel" | "warm-up", phase, loaded, total}, and
 // given to `onProgress`. Phases: "waiting" (another start holds the lock), "download" (bytes as
-// sent over the network, loaded of total), "python" (Python runs: unpacking and importing), "ready".
+// sent over the network, loaded of total), "python" (Python runs: unpacking and importing), "ready"
+// (a kernel's says where the deferred pack is: the page fetches it into the cache once the
+// learner uses the lab, so that the first import needing it, a first completion, is quick).
 // Byte counts go out at most every DOWNLOAD_REPORT_MS.
 const DOWNLOAD_REPORT_MS = 150;
 
@@ -337,6 +333,7 @@ async function restore(cache, options, pack, onPython = () => {}) {
   // `random` was seeded (from os.urandom) before the snapshot: without a fresh seed, every
   // warm start in this browser would draw the same "random" numbers.
   runIsolated(pyodide, "import random; random.seed()");
+  warmTheInterpreter(pyodide);
   quietCdnFailures(pyodide); // the Python half (OFFLINE_NOTICE_PY) came back with the snapshot
   installDeferredFinder(pyodide); // afresh: the snapshot's one may have unpacked files this start has not
   console.info(`Fault Lines: Python restored from this browser's kernel snapshot ${BOOT_ID} ` +
@@ -363,6 +360,44 @@ async function save(cache, pyodide) {
     .then(() => forget(cache, (url) => !url.includes(`/${BOOT_ID}/`)))
     .catch((error) => console.warn("Fault Lines: the kernel snapshot could not be stored.", error));
   return { stored };
+}
+
+// A restored kernel runs its first Python on cold machine code: the browser compiles the
+// interpreter's WebAssembly lazily and optimizes its hot functions only once they have run a
+// while, which a cold start's imports do and a restore skips. The learner's first check() then
+// took 2-4x a later one. So a restore runs some Python first, of the kinds check() runs (parsing
+// and compiling source, a heap of events, dicts, exceptions, formatting), in a scope of its own
+// and touching no module's state: the kernel is ready a few tenths of a second later, which a
+// warm start does not see (its notebook app is still loading), and the first check() is not slow.
+const WARM_UP_PY = `
+import ast, heapq, json, traceback
+from faultlines.grader import runner
+
+source = open(runner.__file__.replace(".pyc", ".py")).read() if runner.__file__.endswith(".py") else None
+for _ in range(3):
+    if source:
+        compile(ast.parse(source), "<warm-up>", "exec")
+    queue = []
+    for step in range(6000):
+        heapq.heappush(queue, (step * 7919 % 997, step, {"event": step, "node": f"node:{step % 3}"}))
+    seen = {}
+    while queue:
+        when, step, event = heapq.heappop(queue)
+        seen.setdefault(event["node"], []).append((when, step))
+        if step % 500 == 0:
+            try:
+                raise KeyError(event["node"])
+            except KeyError:
+                traceback.format_exc()
+    json.loads(json.dumps(seen))
+`;
+
+function warmTheInterpreter(pyodide) {
+  try {
+    runIsolated(pyodide, WARM_UP_PY, "<fault lines: warm-up>");
+  } catch (error) {
+    console.warn("Fault Lines: the interpreter's warm-up failed (the first cell may be slower).", error);
+  }
 }
 
 // Offline, the matplotlib family (the only packages served from Pyodide's CDN, see

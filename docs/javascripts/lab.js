@@ -163,13 +163,7 @@
     if ("mode" in app.shell) app.shell.mode = "single-document";
   }
 
-  // `quietly`: a lab started again after a reset stays where it was (not over a phone's screen).
-  function startLab(panel, quietly) {
-    const holder = panel.querySelector(".fl-lab__frame");
-    if (holder.querySelector("iframe")) {
-      expand(panel); // on a phone, the start button becomes "Return to the lab"
-      return;
-    }
+  function createFrame(panel) {
     const frame = document.createElement("iframe");
     frame.className = "fl-lab__iframe";
     frame.title = panel.dataset.notebook ? "Lab notebook " + panel.dataset.notebook : "Playground";
@@ -179,11 +173,27 @@
       followPageScheme(frame);
       if (panel.dataset.app === "lab") fitPlaygroundToPhone(frame);
     });
-    holder.appendChild(frame);
+    panel.querySelector(".fl-lab__frame").appendChild(frame);
     if (panel.dataset.notebook) {
       startKernelEarly(frame, panel.dataset.notebook).catch((error) => console.warn("early kernel start skipped:", error));
     }
+    return frame;
+  }
+
+  // `quietly`: a lab started again after a reset stays where it was (not over a phone's screen).
+  function startLab(panel, quietly) {
+    const started = panel.classList.contains("fl-lab--started");
+    if (started) {
+      expand(panel); // on a phone, the start button becomes "Return to the lab"
+      return;
+    }
+    // A lab made ready while the learner read (preload) is shown; otherwise one starts now.
+    if (!panel.querySelector(".fl-lab__iframe")) createFrame(panel);
+    panel.classList.remove("fl-lab--preloaded");
+    panel.querySelector(".fl-lab__stage").inert = false;
     panel.classList.add("fl-lab--started");
+    const warm = panel.querySelector(".fl-lab__warm"); // the warm-up's quiet line: the bar speaks now
+    if (warm) warm.hidden = true;
     const start = panel.querySelector(".fl-lab__start");
     const label = panel.dataset.app === "lab" ? "playground" : "lab";
     if (PHONE.matches) {
@@ -193,6 +203,26 @@
       start.textContent = label === "lab" ? "Lab started" : "Playground started";
     }
     if (!quietly) expand(panel);
+  }
+
+  // The learner stays on the page: the lab starts hidden (lab_prefetch.js asks, once this
+  // browser has Python ready), so that "Start the lab" has only to show it. Its app loads and
+  // its kernel starts from the snapshot while the learner reads; it is not focused or seen.
+  function preload(panel) {
+    if (panel.classList.contains("fl-lab--started") || panel.querySelector(".fl-lab__iframe")) return;
+    if (document.visibilityState !== "visible") return;
+    panel.classList.add("fl-lab--preloaded");
+    panel.querySelector(".fl-lab__stage").inert = true; // unseen: no focus, no reader announces it
+    createFrame(panel);
+  }
+
+  // A hidden lab that failed is dropped: the learner asked for nothing yet, and their click
+  // then starts a lab afresh.
+  function dropPreloaded(panel) {
+    const frame = panel.querySelector(".fl-lab__iframe");
+    if (frame) frame.remove();
+    panel.classList.remove("fl-lab--preloaded", "fl-lab--covered");
+    panel.querySelector(".fl-lab__stage").inert = false;
   }
 
   // The lab saves the learner's work into the browser a second after each change (the lite
@@ -241,6 +271,10 @@
     document.querySelectorAll(".fl-lab").forEach((panel) => {
       const frame = panel.querySelector(".fl-lab__iframe");
       if (!frame || kernelRuns(frame)) return;
+      if (!panel.classList.contains("fl-lab--started")) {
+        dropPreloaded(panel);
+        return;
+      }
       const notice = panel.querySelector(".fl-lab__failed");
       notice.querySelector(".fl-lab__failed-text").textContent = message.download ? FAILED_DOWNLOAD : FAILED_START;
       notice.hidden = false;
@@ -258,7 +292,8 @@
     const frame = panel.querySelector(".fl-lab__iframe");
     if (frame) await saveEdits(frame);
     if (frame) frame.remove();
-    startLab(panel);
+    createFrame(panel);
+    expand(panel);
   }
 
   async function checkForStaleCopy(panel) {
@@ -272,17 +307,19 @@
   // closed, so that it cannot write its open copy back afterwards; the copy replaced is kept
   // (lab_store.js) and the panel offers it back. A started lab starts again on the new copy.
   async function replaceNotebook(panel, notebook, reason) {
-    const holder = panel.querySelector(".fl-lab__frame");
-    const frame = holder.querySelector("iframe");
+    const frame = panel.querySelector(".fl-lab__iframe");
+    const wasStarted = panel.classList.contains("fl-lab--started");
     if (frame) await saveEdits(frame); // the last second's edits belong to the copy kept
     if (frame) frame.remove();
+    panel.classList.remove("fl-lab--preloaded");
+    panel.querySelector(".fl-lab__stage").inert = false;
     const kept = await store.replaceCopy(panel.dataset.storage, panel.dataset.notebook, notebook, reason);
     panel.querySelector(".fl-lab__notice").hidden = true;
     panel.classList.remove("fl-lab--started");
     const start = panel.querySelector(".fl-lab__start");
     start.disabled = false;
     start.textContent = "Start the lab";
-    if (frame) startLab(panel, true);
+    if (wasStarted) startLab(panel, true);
     return kept;
   }
 
@@ -375,6 +412,7 @@
     }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   }
 
+  window.FaultLinesLab = { preload };
   document.querySelectorAll(".fl-lab").forEach(setUp);
   followSchemeChanges();
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveAllLabs());

@@ -43,11 +43,12 @@
   // browser and build; the click's kernel then restores it, or waits for the warm-up to end
   // if it is still running. Where a worker cannot do it, or had nothing to do, the files are
   // prefetched as above.
-  // Resolves true if it made the snapshot (so there is nothing left to prefetch).
+  // Resolves to prepareWarmStart's outcome ("made", "ready", "busy", "unsupported"), "ended" if
+  // the learner started the lab first, or "failed".
   async function warmUp(panel, lite, paths) {
     const loader = paths.find((path) => path.endsWith("/kernel-boot.mjs"));
-    if (!loader || !window.Worker || !navigator.locks || !window.caches) return false;
-    if (panel.classList.contains("fl-lab--started")) return false; // its kernel is on its way
+    if (!loader || !window.Worker || !navigator.locks || !window.caches) return "unsupported";
+    if (panel.classList.contains("fl-lab--started")) return "ended"; // its kernel is on its way
     const config = await (await fetch(new URL("jupyter-lite.json", lite))).json();
     const settings = config["jupyter-config-data"].litePluginSettings[KERNEL_PLUGIN];
     const loaderUrl = new URL(loader, lite).href;
@@ -59,7 +60,7 @@
       "self.onmessage = (event) => prepareWarmStart(event.data, () => postMessage({ python: true }), " +
       "(report) => postMessage({ report })).then(" +
       "(outcome) => postMessage({ outcome }), (error) => postMessage({ error: String(error) }));\n";
-    if (panel.classList.contains("fl-lab--started")) return false; // started while the config came
+    if (panel.classList.contains("fl-lab--started")) return "ended"; // started while the config came
     const script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
     const worker = new Worker(script, { type: "module" });
     const result = await new Promise((resolve) => {
@@ -83,7 +84,7 @@
     if (result.error) console.warn("lab warm-up skipped:", result.error);
     if (result.outcome === "made" || result.outcome === "ready") say(panel, "Python is ready");
     else say(panel, "");
-    return result.outcome === "made";
+    return result.outcome || "failed";
   }
 
   function prepareLab(panel) {
@@ -94,14 +95,17 @@
       .then((response) => (response.ok ? response.json() : []))
       .then(async (paths) => {
         if (!paths.length) return;
-        let warmed = false;
+        let outcome = "unsupported";
         try {
-          warmed = await warmUp(panel, lite, paths);
+          outcome = await warmUp(panel, lite, paths);
         } catch (error) {
           console.warn("lab warm-up skipped:", error);
         }
-        // Once the lab is started its kernel fetches the files itself.
-        if (!warmed && !panel.classList.contains("fl-lab--started")) prefetchFiles(lite, paths);
+        if (panel.classList.contains("fl-lab--started")) return; // its kernel fetches the files itself
+        // Python is ready in this browser: the lab itself starts, hidden (lab.js), so that the
+        // click finds the notebook open and its kernel running.
+        if ((outcome === "made" || outcome === "ready") && window.FaultLinesLab) window.FaultLinesLab.preload(panel);
+        else prefetchFiles(lite, paths);
       })
       .catch((error) => console.warn("lab prefetch skipped:", error));
   }

@@ -16,6 +16,10 @@ window.FaultLinesLabStart = (function () {
   // (a JupyterLite that changed) must still be usable, only without the tidy start.
   const REVEAL_ANYWAY_MS = 120000;
   const MB = 1e6;
+  // The kernel's deferred pack (modules its start leaves out, jedi's type stubs: kernel_boot.mjs)
+  // is fetched into the browser's cache this long after the learner starts the lab, unless they
+  // asked to save data: a lab prepared while they read and never started costs no more bytes.
+  const DEFERRED_FETCH_MS = 10000;
 
   const starts = new Map(); // panel -> its start's state
 
@@ -127,6 +131,7 @@ window.FaultLinesLabStart = (function () {
         state.kernelStatus = kernel ? kernel.status : null;
       }
       if (!state.shown && Date.now() - started > REVEAL_ANYWAY_MS) state.shown = true;
+      fetchDeferredOnceUsed(panel, state);
       if (state.shown) reveal(panel, frame);
       paint(panel, state);
       setTimeout(tick, state.kernelStatus === "idle" ? 4 * POLL_MS : POLL_MS);
@@ -134,12 +139,20 @@ window.FaultLinesLabStart = (function () {
     tick();
   }
 
-  // "Start the lab" was pressed: say so at once, keep the frame hidden until it shows its notebook.
+  function fetchDeferredOnceUsed(panel, state) {
+    if (!state.deferred || state.deferredFetched || !panel.classList.contains("fl-lab--started")) return;
+    state.startedAt = state.startedAt || Date.now();
+    if (Date.now() - state.startedAt < DEFERRED_FETCH_MS) return;
+    state.deferredFetched = true;
+    if (navigator.connection && navigator.connection.saveData) return;
+    fetch(state.deferred).then((response) => response.arrayBuffer()).catch(() => {});
+  }
+
+  // A lab's frame was made ("Start the lab", or a start while the learner reads, which lab.js
+  // shows on the click): follow its start, and keep the frame hidden until it shows its notebook.
   function begin(panel, frame) {
     const state = { boot: { loaded: 0, total: 0 }, appSeen: false, restored: false, shown: false, kernelStatus: null };
     starts.set(panel, state);
-    const warm = panel.querySelector(".fl-lab__warm"); // the warm-up's quiet line: this bar speaks now
-    if (warm) warm.hidden = true;
     panel.classList.add("fl-lab--covered");
     frame.classList.add("fl-lab__iframe--hidden");
     paint(panel, state);
@@ -158,6 +171,7 @@ window.FaultLinesLabStart = (function () {
   // reports win once it has spoken; before that, a warm-up it waits for is its start too.
   function hear(message, fromWarmUp) {
     for (const [panel, state] of starts) {
+      if (message.deferred && !fromWarmUp) state.deferred = message.deferred;
       if (kernelSpeaks(state)) continue;
       if (fromWarmUp && state.boot.fromKernel && !state.boot.waiting) continue;
       const boot = state.boot;
