@@ -213,7 +213,17 @@
     if (document.visibilityState !== "visible") return;
     panel.classList.add("fl-lab--preloaded");
     panel.querySelector(".fl-lab__stage").inert = true; // unseen: no focus, no reader announces it
-    createFrame(panel);
+    const frame = createFrame(panel);
+    // JupyterLab focuses its notebook as it opens, from inside the frame, which `inert` does not
+    // stop: the reader's keys (space to scroll, say) would go to an unseen notebook. The focus
+    // goes back to the page until the lab is shown.
+    const giveBack = () => {
+      if (panel.classList.contains("fl-lab--started")) return window.removeEventListener("blur", giveBack);
+      setTimeout(() => {
+        if (document.activeElement === frame) frame.blur();
+      });
+    };
+    window.addEventListener("blur", giveBack);
   }
 
   // A hidden lab that failed is dropped: the learner asked for nothing yet, and their click
