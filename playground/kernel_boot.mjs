@@ -27,14 +27,18 @@ const DEFERRED_PACK = new URL(DEFERRED.pack, import.meta.url).href;
 const CACHE_NAME = "fault-lines-kernel";
 // Run before the snapshot, in a scope of its own (the learner's namespace gains no names).
 // It imports what the kernel imports while it boots, plus miniray for the lessons' first cell and
-// the grader behind the exercises' check() (faultlines.notebook imports it all), so that a warm
-// start has nothing left to import. A restored kernel has none of this run's
+// the grader behind the exercises' check() (faultlines.notebook imports it all), and runs the
+// shell once, so that a warm start has nothing left to import. A restored kernel has none of this run's
 // file descriptors: importlib.metadata's cache keeps /lib/python314.zip open (its zip Path
 // would later fail to close with "Bad file descriptor"), so it is cleared, and any other file
 // still open cancels the snapshot.
 const PREPARE_SNAPSHOT_PY = `
 import micropip, piplite.piplite, pyodide_kernel, miniray, faultlines.notebook
 import gc, importlib.metadata, io
+
+# The shell's first run imports what IPython leaves to it (its logger, its compiler's parts): a
+# silent one here puts them in the snapshot, and a restored kernel's first cell imports nothing.
+pyodide_kernel.ipython_shell.run_cell("pass", store_history=False, silent=True)
 
 importlib.metadata.FastPath.__new__.cache_clear()
 gc.collect()
@@ -132,13 +136,32 @@ function watchBootFetches(prefix, report) {
     }
     if (!watched(url) && !counted) return response;
     if (watched(url) && !response.ok) fail(new BootFileError(url, `HTTP ${response.status}`));
-    return watchBody(
-      response,
-      (error) => watched(url) && fail(new BootFileError(url, String(error))),
-      counted ? (bytes) => count(name, bytes) : () => {},
-    );
+    const onError = (error) => watched(url) && fail(new BootFileError(url, String(error)));
+    const onBytes = counted ? (bytes) => count(name, bytes) : () => {};
+    // The interpreter's wasm goes to the compiler as the response the browser fetched: a response
+    // made here, around its body, would not be one the browser keeps the compiled code of, and
+    // every restore would start on unoptimized code (the first check() twice as slow). A copy of
+    // its body is read beside it instead, for the bytes and for a cut.
+    if (name === INTERPRETER && response.body) {
+      readCopy(response.clone(), onError, onBytes);
+      return response;
+    }
+    return watchBody(response, onError, onBytes);
   };
   return { failed, stop: () => (globalThis.fetch = plain) };
+}
+
+async function readCopy(copy, onError, onBytes) {
+  const reader = copy.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      onBytes(value.byteLength);
+    }
+  } catch (error) {
+    onError(error);
+  }
 }
 
 // A connection cut mid-file gives a response that looked fine and a body that errors: the same
@@ -364,32 +387,30 @@ async function save(cache, pyodide) {
 
 // A restored kernel runs its first Python on cold machine code: the browser compiles the
 // interpreter's WebAssembly lazily and optimizes its hot functions only once they have run a
-// while, which a cold start's imports do and a restore skips. The learner's first check() then
-// took 2-4x a later one. So a restore runs some Python first, of the kinds check() runs (parsing
-// and compiling source, a heap of events, dicts, exceptions, formatting), in a scope of its own
-// and touching no module's state: the kernel is ready a few tenths of a second later, which a
-// warm start does not see (its notebook app is still loading), and the first check() is not slow.
+// while (and the optimizing compiler then takes its time on the interpreter's huge loop), which a
+// cold start's imports do and a restore skips. The learner's first check() then took 2-4x a
+// later one. So a restore first runs what the learner will: the kernel's path for a cell (its
+// imports found, IPython's run, silent: no output, no history, no name left) and a check() of an
+// exercise's starter (fault05: it fails in a few schedules). The check makes clusters in
+// miniray's session, which the learner's numbering would see: the session is put back as it was.
+// A warm start does not wait for this: its notebook app is still loading.
 const WARM_UP_PY = `
-import ast, heapq, json, traceback
-from faultlines.grader import runner
+import pyodide_kernel
+from faultlines.grader import exercise, grade, submission
+from miniray.session import SESSION
+from pyodide.code import find_imports
 
-source = open(runner.__file__.replace(".pyc", ".py")).read() if runner.__file__.endswith(".py") else None
 for _ in range(3):
-    if source:
-        compile(ast.parse(source), "<warm-up>", "exec")
-    queue = []
-    for step in range(6000):
-        heapq.heappush(queue, (step * 7919 % 997, step, {"event": step, "node": f"node:{step % 3}"}))
-    seen = {}
-    while queue:
-        when, step, event = heapq.heappop(queue)
-        seen.setdefault(event["node"], []).append((when, step))
-        if step % 500 == 0:
-            try:
-                raise KeyError(event["node"])
-            except KeyError:
-                traceback.format_exc()
-    json.loads(json.dumps(seen))
+    find_imports("import miniray as ray\\nfrom faultlines import notebook")
+    pyodide_kernel.ipython_shell.run_cell("sum(i * i for i in range(3000))", store_history=False, silent=True)
+
+saved = dict(vars(SESSION), clusters=dict(SESSION.clusters))
+try:
+    ex = exercise.load("fault05")
+    for _ in range(2):
+        grade.grade(ex, submission.from_source(ex.starter, "<warm-up>", ex.entry, ex.line_budget))
+finally:
+    vars(SESSION).update(saved)
 `;
 
 function warmTheInterpreter(pyodide) {

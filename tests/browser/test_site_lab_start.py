@@ -17,6 +17,7 @@ from site_browser import (
     REPO,
     execute_in_kernel,
     run_all_cells,
+    screen,
     wait_for_lab,
     wait_for_output,
     without_warm_up,
@@ -26,14 +27,6 @@ pytestmark = pytest.mark.browser
 
 LESSON = "lessons/01-mini-runtime/"
 FIRST_WORDS_MS = 200  # the bound, from the click to words on the panel
-
-
-def _options(width: int, scheme: str) -> dict:
-    phone = width < 600
-    options = {"viewport": {"width": width, "height": 844 if phone else 900}, "color_scheme": scheme}
-    if phone:
-        options.update(device_scale_factor=2, has_touch=True, is_mobile=True)
-    return options
 
 
 def _screenshot(page, name: str) -> None:
@@ -71,7 +64,7 @@ def _assert_no_light_frame(page, scheme: str, covered_first: bool = True) -> Non
 def test_a_cold_start_says_what_it_does_from_the_click_to_python_is_ready(
     new_context, base_url, width, scheme
 ):
-    context, traffic = new_context(**_options(width, scheme))
+    context, traffic = new_context(**screen(width, scheme))
     without_warm_up(context)  # a learner who clicks at once: Python downloads and starts now
     page = context.new_page()
     page.goto(base_url + LESSON)
@@ -116,7 +109,7 @@ def test_a_cold_start_says_what_it_does_from_the_click_to_python_is_ready(
 
 @pytest.mark.parametrize(("width", "scheme"), [(1280, "dark"), (390, "light")])
 def test_reading_prepares_the_lab_quietly_and_the_click_shows_it_ready(new_context, base_url, width, scheme):
-    context, traffic = new_context(**_options(width, scheme))
+    context, traffic = new_context(**screen(width, scheme))
     page = context.new_page()
     page.goto(base_url + LESSON)
     scrolled = page.evaluate("window.scrollY")

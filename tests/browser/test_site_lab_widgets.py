@@ -10,6 +10,7 @@ from site_browser import (
     BOOT_TIMEOUT_MS,
     REPO,
     run_all_cells,
+    screen,
     start_lab,
     wait_for_output_at_end,
     without_warm_up,
@@ -57,10 +58,7 @@ def _charts(frame) -> list[dict]:
 @pytest.mark.parametrize(("width", "scheme"), [(390, "dark"), (1280, "light")])
 def test_widget_text_is_8px_and_lesson_one_keeps_a_late_faults_marker(new_context, base_url, width, scheme):
     phone = width < 600
-    options = {"viewport": {"width": width, "height": 844 if phone else 900}, "color_scheme": scheme}
-    if phone:
-        options.update(device_scale_factor=2, has_touch=True, is_mobile=True)
-    context, traffic = new_context(**options)
+    context, traffic = new_context(**screen(width, scheme))
     without_warm_up(context)
     page = context.new_page()
     lessons = [("01-mini-runtime", "replay with")]

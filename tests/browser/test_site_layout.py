@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from site_browser import without_warm_up
+from site_browser import screen, without_warm_up
 
 pytestmark = pytest.mark.browser
 
@@ -27,11 +27,7 @@ BADGES_JS = """() => [...document.querySelectorAll('table.fl-exercises .fl-badge
 
 
 def _context(new_context, width: int, scheme: str):
-    phone = width < 600
-    options = {"viewport": {"width": width, "height": 844 if phone else 900}, "color_scheme": scheme}
-    if phone:
-        options.update(device_scale_factor=2, has_touch=True, is_mobile=True)
-    context, traffic = new_context(**options)
+    context, traffic = new_context(**screen(width, scheme))
     without_warm_up(context)
     return context, traffic
 

@@ -21,6 +21,7 @@ from site_browser import (
     READ_SAVED_COPY_JS,
     REPO,
     run_all_cells,
+    screen,
     start_lab,
     type_in_first_cell,
     wait_for_saved_copy,
@@ -42,14 +43,6 @@ PUT_COPY_JS = """async ([storage, path, marker, when]) => {
 }"""
 BACKUP_JS = "async (path) => await window.FaultLinesStore.backupOf(path)"
 PROGRESS_JS = "() => JSON.parse(localStorage.getItem('fault-lines.progress.v1') || '{}')"
-
-
-def _options(width: int, scheme: str) -> dict:
-    phone = width < 600
-    options = {"viewport": {"width": width, "height": 844 if phone else 900}, "color_scheme": scheme}
-    if phone:
-        options.update(device_scale_factor=2, has_touch=True, is_mobile=True)
-    return options
 
 
 def _documented_fields() -> dict[str, set[str]]:
@@ -95,6 +88,17 @@ def _import(page, path) -> None:
     chooser.value.set_files(str(path))
 
 
+def _restore(page, path, listed: str, imported: str) -> None:
+    """Import the file, check the list names `listed`, press Restore, wait for the page's word."""
+    _import(page, path)
+    dialog = page.locator("dialog.fl-import")
+    dialog.wait_for()
+    assert listed in dialog.inner_text()
+    dialog.get_by_role("button", name="Restore").click()
+    page.locator(".fl-progress-result", has_text=f"Imported the progress of {imported}").wait_for()
+    assert dialog.count() == 0
+
+
 def test_the_export_is_a_backup_with_notebooks_and_the_last_failure_and_imports_back(
     new_context, base_url, tmp_path
 ):
@@ -136,14 +140,7 @@ def test_the_export_is_a_backup_with_notebooks_and_the_last_failure_and_imports_
     page = _new_page(fresh)
     page.goto(base_url + "exercises/")
     file = tmp_path / "exported.json"
-    _import(page, file)
-    dialog = page.locator("dialog.fl-import")
-    dialog.wait_for()
-    assert "fault05: tried, not passed (version 1)" in dialog.inner_text()
-    dialog.get_by_role("button", name="Restore").click()
-    page.locator(
-        ".fl-progress-result", has_text="Imported the progress of 1 exercise and 2 notebooks"
-    ).wait_for()
+    _restore(page, file, "fault05: tried, not passed (version 1)", "1 exercise and 2 notebooks")
     assert "my notes 6113" in _saved_text(page, EXERCISE_PATH)
     assert "lesson notes 6114" in _saved_text(page, LESSON_PATH)
     assert page.evaluate(PROGRESS_JS)["exercises"]["fault05"]["last_failure"] == failure
@@ -200,7 +197,7 @@ def _v2_file(tmp_path, when_older: str, when_newer: str) -> object:
 def test_import_is_a_keyboard_button_that_lists_and_asks_before_replacing_newer_work(
     new_context, base_url, tmp_path, width, scheme
 ):
-    context, traffic = new_context(**_options(width, scheme))
+    context, traffic = new_context(**screen(width, scheme))
     page = _new_page(context)
     page.goto(base_url + "exercises/")
     # This browser: an older copy of the exercise's notebook, a newer one of the lesson's.
@@ -266,14 +263,7 @@ def test_a_version_1_file_still_imports(new_context, base_url, tmp_path):
             }
         )
     )
-    _import(page, v1)
-    dialog = page.locator("dialog.fl-import")
-    dialog.wait_for()
-    assert "fault01: passed (version 1)" in dialog.inner_text()
-    dialog.get_by_role("button", name="Restore").click()
-    page.locator(
-        ".fl-progress-result", has_text="Imported the progress of 1 exercise and 0 notebooks"
-    ).wait_for()
+    _restore(page, v1, "fault01: passed (version 1)", "1 exercise and 0 notebooks")
     assert page.locator('tr[data-exercise="fault01"] .fl-badge').inner_text() == "passed ✔"
     assert page.evaluate(PROGRESS_JS)["exercises"]["fault01"]["status"] == "passed"
     traffic.assert_clean()
@@ -281,7 +271,7 @@ def test_a_version_1_file_still_imports(new_context, base_url, tmp_path):
 
 @pytest.mark.parametrize(("width", "scheme"), COMBOS)
 def test_reset_to_the_original_asks_first_and_keeps_a_copy_to_restore(new_context, base_url, width, scheme):
-    context, traffic = new_context(**_options(width, scheme))
+    context, traffic = new_context(**screen(width, scheme))
     without_warm_up(context)
     page = context.new_page()
     page.goto(base_url + "lessons/01-mini-runtime/")
