@@ -12,7 +12,7 @@ SITE_VENV := .venv-site
 SITE_STAMP := $(SITE_VENV)/.site-installed
 BROWSER_STAMP := $(VENV)/.browser-installed
 
-.PHONY: test test-ray lint serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps bench mutants wheels clean
+.PHONY: test test-ray lint serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps sandbox-deps bench mutants wheels clean
 
 ## Python dev environment (miniray editable + test tools)
 $(DEV_STAMP): pyproject.toml
@@ -53,11 +53,11 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy miniray faultlines hooks conformance
 
-test: lint $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps site
+test: lint $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps sandbox-deps site
 	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q
 
 ## grade-all --ray against a real Ray cluster started on this machine (slow to start: not in `make test`)
-test-ray: $(DEV_STAMP) $(RAY_STAMP)
+test-ray: $(DEV_STAMP) $(RAY_STAMP) sandbox-deps
 	FAULTLINES_TEST_RAY=1 RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q tests/ray_cluster
 
 ## Mutation testing of the exercises' reference solutions (slow: not part of `make test`)
@@ -93,6 +93,11 @@ $(BROWSER_STAMP): requirements-browser.txt $(DEV_STAMP)
 	$(BIN)/pip install -q -r requirements-browser.txt
 	touch $@
 browser-deps: $(BROWSER_STAMP)
+
+## The grader's sandbox: Debian's bubblewrap (apt, only if missing), as Chromium above. The CLI
+## probes it before grading (faultlines/sandbox/machine.py) and says what it found.
+sandbox-deps:
+	test -x /usr/bin/bwrap || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap)
 
 clean:
 	rm -rf site build dist .pytest_cache

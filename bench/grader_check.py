@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import platform
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -85,25 +84,14 @@ def main() -> None:
     measure()
     if "--here" in sys.argv:
         return
-    node = shutil.which("node")
-    if node is None or not (REPO / "node_modules/pyodide/pyodide.mjs").exists():
-        print("Pyodide: skipped (needs node and node_modules/pyodide: make node-deps)")
+    # Imported here: the same script also runs inside Pyodide, where this host-side helper is absent.
+    import pyodide_node
+
+    why = pyodide_node.missing()
+    if why:
+        print(f"Pyodide: skipped ({why})")
         return
-    proc = subprocess.run(
-        [
-            node,
-            "pyodide_node/run_script.mjs",
-            "--with",
-            "faultlines",
-            "--with",
-            "exercises",
-            "bench/grader_check.py",
-            "--here",
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-    )
+    proc = pyodide_node.run("bench/grader_check.py", "--here", packages=("faultlines", "exercises"))
     print(proc.stdout.strip() or proc.stderr[-2000:])
     if (REPO / "site/lite/static/pyodide/pyodide-lock.json").is_file():
         browser = subprocess.run(

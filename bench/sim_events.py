@@ -16,7 +16,6 @@ interpreter; the ratio CPython/Pyodide is the figure to compare.
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -95,21 +94,10 @@ def measure(repeat):
 
 
 def run_in_pyodide(repeat):
-    node = os.environ.get("NODE", "node")
-    proc = subprocess.run(
-        [
-            node,
-            str(REPO / "pyodide_node" / "run_script.mjs"),
-            "bench/sim_events.py",
-            "--child",
-            "--repeat",
-            str(repeat),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    # Imported here: the same script also runs inside Pyodide, where this host-side helper is absent.
+    import pyodide_node
+
+    proc = pyodide_node.run("bench/sim_events.py", "--child", "--repeat", str(repeat), timeout=900)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"Pyodide run failed (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr}")

@@ -3,7 +3,7 @@ on this machine's loopback and over a typical home link, in the same run.
 
     make site browser-deps && .venv/bin/python bench/site_load.py [--runs 3] [--read 20]
 
-Lesson: site/lessons/01-mini-runtime/, timed two ways:
+Lesson: site/lessons/01_mini_runtime/, timed two ways:
 - "nav": from navigation to the page, clicking "Start the lab" at once;
 - "click": from the click on "Start the lab" after `--read` seconds of reading the page (the
   page prefetches the kernel's files meanwhile).
@@ -36,7 +36,7 @@ from hooks.site_build.browser import CHROMIUM, CHROMIUM_ARGS, SESSION_READY_JS  
 REPO = Path(__file__).resolve().parents[1]
 
 LESSON_NOTEBOOK = "lessons/01_mini_runtime.ipynb"
-LESSON_PAGE = "lessons/01-mini-runtime/"
+LESSON_PAGE = "lessons/01_mini_runtime/"
 BASELINE = REPO / "build/bench/baseline"
 LINKS: dict[str, site_server.Link | None] = {
     "local": None,

@@ -9,9 +9,7 @@ process, as CPU time. Runs in this interpreter, then again in Pyodide under Node
 from __future__ import annotations
 
 import os
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -20,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import miniray.execution as execution  # noqa: E402
+import miniray.tracebacks as tracebacks  # noqa: E402
 from faultlines.grader import exercise, grade, submission  # noqa: E402
 
 EXERCISE = "fault08"
@@ -32,18 +30,18 @@ def measure() -> None:
     source = (REPO / "exercises" / EXERCISE / "reference.py").read_text()
     name = os.path.join(tempfile.gettempdir(), f"{EXERCISE}_reference.py")
     sub = submission.from_source(source, name, ex.entry, ex.line_budget)
-    size = execution._TRACEBACK_CACHE_SIZE
+    size = tracebacks._TRACEBACK_CACHE_SIZE
     grade.grade(ex, sub)  # warm imports and the exercise's own modules
     cpu: dict[int, list[float]] = {0: [], size: []}
     for _ in range(ROUNDS):
         for setting in (0, size):
-            execution._TRACEBACK_CACHE_SIZE = setting
-            execution._TRACEBACK_TEXT.clear()
+            tracebacks._TRACEBACK_CACHE_SIZE = setting
+            tracebacks._TRACEBACK_TEXT.clear()
             t0 = time.process_time()
             report = grade.grade(ex, sub)
             cpu[setting].append(time.process_time() - t0)
             assert report.passed, report
-    execution._TRACEBACK_CACHE_SIZE = size
+    tracebacks._TRACEBACK_CACHE_SIZE = size
     off, on = statistics.median(cpu[0]), statistics.median(cpu[size])
     print(
         f"Python {sys.version.split()[0]}: {EXERCISE} check, CPU median of {ROUNDS}: "
@@ -55,14 +53,14 @@ def main() -> None:
     measure()
     if "--here" in sys.argv:
         return
-    node = shutil.which("node")
-    if node is None or not (REPO / "node_modules/pyodide/pyodide.mjs").exists():
-        print("Pyodide: skipped (needs node and node_modules/pyodide: make node-deps)")
+    # Imported here: the same script also runs inside Pyodide, where this host-side helper is absent.
+    import pyodide_node
+
+    why = pyodide_node.missing()
+    if why:
+        print(f"Pyodide: skipped ({why})")
         return
-    run = [node, "pyodide_node/run_script.mjs", "--with", "faultlines", "--with", "exercises"]
-    proc = subprocess.run(
-        [*run, "bench/traceback_cache.py", "--here"], cwd=REPO, capture_output=True, text=True
-    )
+    proc = pyodide_node.run("bench/traceback_cache.py", "--here", packages=("faultlines", "exercises"))
     print(proc.stdout.strip() or proc.stderr.strip()[-2000:])
 
 

@@ -5,6 +5,9 @@
     ...                      # the learner's cell: def process_order(api, order_id, amount): ...
     fl.check()               # the public tiers; an HTML report in a notebook, text in a terminal
     fl.replay("FL1...")      # one failing run again, with its timeline (miniray.timeline() after)
+    fl.debug(run, scenario)  # the debugger on any miniray.sim.run(scenario, ...) (the Playground)
+
+A failing check() or replay() shows the debugger (faultlines/debugger) under its report.
 
 The same notebook runs in the site's lab (Pyodide) and in a local Jupyter with faultlines
 installed. The report's HTML carries the exercise, its version, the code's hash, the verdict,
@@ -17,12 +20,15 @@ from __future__ import annotations
 import linecache
 import sys
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .grader import exercise, grade, render_html, render_text, share, submission, tokens
 from .grader.budgets import HOOKS, instrument_tree
 from .grader.report import Report
 from .grader.runner import Outcome
+
+if TYPE_CHECKING:  # imported when a debugger is shown: it brings ipywidgets, which a pass never needs
+    from .debugger.widget import Debugger
 
 _state: dict[str, Any] = {"exercise": None}
 
@@ -57,9 +63,9 @@ def _namespace() -> dict[str, Any]:
     return sys._getframe(2).f_globals  # a plain script: the caller's module
 
 
-def share_link(exercise_id: str, token: str, code: str) -> str:
-    """A link that opens the playground with a notebook replaying `token` on `code`."""
-    return share.SharedRun(exercise_id, token, code).link()
+def share_link(exercise_id: str, token: str, code: str, base: str) -> str:
+    """A link to the site at `base` whose replay page opens a notebook replaying `token` on `code`."""
+    return share.SharedRun(exercise_id, token, code).link(base)
 
 
 def shared_code(sub: submission.Submission) -> str:
@@ -72,19 +78,59 @@ def shared_code(sub: submission.Submission) -> str:
 class CheckResult:
     """Shows as the HTML report in a notebook and as text anywhere else."""
 
-    def __init__(self, report: Report, source: str = ""):
+    def __init__(self, report: Report, source: str = "", debugger: Debugger | None = None):
         self.report = report
         self.source = source
+        self.debugger = debugger  # shown under the report when it failed
+
+    def _ipython_display_(self) -> None:
+        _display_with_debugger(self._repr_html_(), self.debugger)
 
     def _repr_html_(self) -> str:
         failure = self.report.first_failure
-        share = None
-        if failure is not None and sys.platform == "emscripten":  # only the site's lab has the page
-            share = share_link(self.report.exercise, failure.token, self.source)
-        return render_html.render(self.report, share_url=share, source=self.source)
+        base = share.kernel_site_base()  # only the site's lab has a replay page
+        url = None
+        if failure is not None and base is not None:
+            url = share_link(self.report.exercise, failure.token, self.source, base)
+        return render_html.render(self.report, share_url=url, source=self.source)
 
     def __repr__(self) -> str:
         return render_text.render(self.report)
+
+
+def _display_with_debugger(html: str, shown: Debugger | None) -> None:
+    from IPython.display import HTML, display  # only called by IPython's display machinery
+
+    display(HTML(html))
+    if shown is not None:
+        display(shown)
+
+
+def _debugger_for(ex: exercise.Exercise, sub: submission.Submission, report: Report) -> Debugger | None:
+    failure = report.first_failure
+    if failure is None or failure.nondeterminism:  # no run to step through: two executions differed
+        return None
+    return _open_debugger(ex, sub, failure.scenario, tuple(failure.schedule), failure.invariant)
+
+
+def _open_debugger(
+    ex: exercise.Exercise, sub: submission.Submission, scenario: str, schedule: tuple[str, ...], watched: str
+) -> Debugger | None:
+    from . import debugger  # ipywidgets with it, only once a run is shown (see the top)
+
+    try:
+        return debugger.for_failure(ex, sub, scenario, schedule, watched)
+    except Exception as e:  # the report must show even if the debugger cannot: say so, once
+        print(f"(the debugger could not open this run: {type(e).__name__}: {e})", file=sys.stderr)
+        return None
+
+
+def debug(run: Any, scenario: Any = None) -> Debugger:
+    """The debugger on a `miniray.sim.run(scenario, ...)`: step through it event by event; given
+    the scenario too, remove or move its faults and run it again."""
+    from . import debugger  # ipywidgets with it (see the top)
+
+    return debugger.debug(run, scenario)
 
 
 def _exercise_id(exercise_id: str | None) -> str:
@@ -104,21 +150,32 @@ def check(exercise_id: str | None = None) -> CheckResult | None:
     else:
         report = grade.grade(ex, sub)
         source = shared_code(sub)
-    result = CheckResult(report, source)
     if _shell() is None:
-        print(repr(result))
+        print(repr(CheckResult(report, source)))
         return None
-    return result
+    shown = _debugger_for(ex, sub, report) if not report.error else None
+    return CheckResult(report, source, shown)
 
 
 class ReplayResult:
     """One replayed run: its timeline and verdict, as HTML in a notebook and as text elsewhere."""
 
-    def __init__(self, ex: exercise.Exercise, token: tokens.Token, outcome: Outcome, same_code: bool):
+    def __init__(
+        self,
+        ex: exercise.Exercise,
+        token: tokens.Token,
+        outcome: Outcome,
+        same_code: bool,
+        debugger: Debugger | None = None,
+    ):
         self.exercise = ex
         self.token = token
         self.outcome = outcome
         self.same_code = same_code
+        self.debugger = debugger
+
+    def _ipython_display_(self) -> None:
+        _display_with_debugger(self._repr_html_(), self.debugger)
 
     @property
     def violations(self) -> list[tuple[str, str]]:
@@ -154,7 +211,7 @@ class ReplayResult:
             f"<p><b>Replay of</b> <code>{escape(self._head())}</code></p>{note}"
             f'<p style="color:{render_html.BAD if failed else render_html.OK}">{verdicts}</p>'
             f"<details open><summary>Timeline of the run ({len(self.outcome.log)} events)</summary>"
-            f'<pre style="max-height:18em;overflow:auto">{escape(chr(10).join(self.outcome.log))}</pre></details>'
+            f"{render_html.timeline(self.outcome.log)}</details>"
             "<p><code>miniray.timeline()</code> now exports this run as a Chrome trace.</p></div>"
         )
 
@@ -172,7 +229,12 @@ def replay(token: str) -> ReplayResult | None:
     except (tokens.TokenError, exercise.ExerciseError, submission.BadSubmission) as e:
         print(f"cannot replay: {e}")
         return None
-    result = ReplayResult(ex, decoded, grade.replay(ex, sub, decoded), sub.code_hash == decoded.code_hash)
+    outcome = grade.replay(ex, sub, decoded)
+    shown = None
+    if _shell() is not None:
+        watched = outcome.violations[0][0] if outcome.violations else ""
+        shown = _open_debugger(ex, sub, decoded.scenario, decoded.schedule, watched)
+    result = ReplayResult(ex, decoded, outcome, sub.code_hash == decoded.code_hash, shown)
     if _shell() is None:
         print(repr(result))
     return result

@@ -32,7 +32,9 @@ def on_config(config, **kwargs):
 
 def on_pre_build(config, **kwargs):
     global _build
-    _build = pipeline.prepare(with_lab=os.environ.get("FAULT_LINES_SKIP_LITE") != "1", log=log.info)
+    _build = pipeline.prepare(
+        with_lab=os.environ.get("FAULT_LINES_SKIP_LITE") != "1", log=log.info, nav=config["nav"]
+    )
 
 
 def on_files(files, config, **kwargs):

@@ -87,27 +87,31 @@ ray.shutdown()
 # all six squares? When does the run finish?
 
 # %%
+# faultlines/stories/squares.py
 from miniray.cluster_utils import Cluster
 
 
-def squares():
+def squares(n: int = 6, max_retries: int = 3) -> list[int]:
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
     cluster.add_node(num_cpus=2)  # node:1
     cluster.add_node(num_cpus=2)  # node:2
     ray.init(address=cluster.address)
 
-    @ray.remote
+    @ray.remote(max_retries=max_retries)  # 3 is Ray's default for tasks
     def square(x):
-        time.sleep(1)
+        time.sleep(1)  # one second of virtual time
         return x * x
 
-    return ray.get([square.remote(i) for i in range(6)])
+    refs = [square.remote(i) for i in range(n)]
+    return ray.get(refs)
 
 
+# %%
 clean = sim.run(squares, seed=0)
 broken = sim.run(squares, seed=0, faults=["kill_node node:1 at=1.5"])
-print("without the fault:", clean.value, "at t =", clean.virtual_time, "s")
-print("with the fault:   ", broken.value, "at t =", broken.virtual_time, "s")
+for name, run in (("without the fault", clean), ("with the fault", broken)):
+    attempts = run.log_text.count("task.start")
+    print(f"{name:>17}: {run.value} at t = {run.virtual_time:g} s, {attempts} attempts")
 print(render_text(from_trace(ray.timeline())))  # the timeline of the last run
 print("recovered:", broken.value == clean.value, "| replay with", broken.token())
 
@@ -117,6 +121,19 @@ print("recovered:", broken.value == clean.value, "| replay with", broken.token()
 
 # %%
 print("\n".join(line for line in broken.log_text.splitlines() if "object.free" not in line))
+
+# %% [markdown]
+# ## Step through it
+#
+# The debugger draws the same run: a lane per node, and under it one per worker process. Its
+# *Virtual time* slider (or ← and →) moves one event at a time and shows the cluster as it was
+# then. *Remove fault kill_node node:1 at=1.5* runs the story again without the fault. A failing
+# `check()` in an exercise opens the same debugger on your own code.
+
+# %%
+from faultlines import notebook as fl
+
+fl.debug(broken, squares)
 
 # %% [markdown]
 # ## Same seed, same run
@@ -142,9 +159,17 @@ from faultlines.widgets.fault_time import fault_time
 fault_time(squares)
 
 # %% [markdown]
-# ## Your turn
+# ## Try this
 #
-# - Give `square` `max_retries=0` (`@ray.remote(max_retries=0)`) and rerun the *Break it*
-#   cell. What does `broken.value` become, and what is in `broken.error`?
-# - Kill `node:2` instead of `node:1`, at the same time.
-# - Make it `range(8)`: the fault at 1.5 s now hits two running tasks.
+# The lesson page says what to expect from each.
+#
+# 1. **No retries.** Run the story with `max_retries=0` (the cell below does it): what is
+#    `broken.value`, and what is in `broken.error`?
+# 2. **Fault early.** In the *Break it* cell, move the fault to `at=0.25`.
+# 3. **Fault late.** Move it to `at=2.5`.
+# 4. **More work.** Run `squares(n=8)` with the fault at `at=1.5`.
+
+# %%
+broken = sim.run(lambda: squares(max_retries=0), seed=0, faults=["kill_node node:1 at=1.5"])
+print("value:", broken.value, "| error:", type(broken.error).__name__)
+print("attempts:", broken.log_text.count("task.start"))

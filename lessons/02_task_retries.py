@@ -23,10 +23,12 @@ import miniray as ray
 from faultlines.timeline import from_trace, render_text
 from miniray import sim
 
-OUTAGE_S = 2.5
+# %%
+# faultlines/stories/retries.py
+OUTAGE_S = 2.5  # the quotes API resets every connection for the first 2.5 virtual seconds
 
 
-def fetch_quote(max_retries=3, retry_exceptions=False):
+def fetch_quote(max_retries: int = 3, retry_exceptions: bool | list = False) -> dict:
     ray.init(num_cpus=1)
 
     @ray.remote(max_retries=max_retries, retry_exceptions=retry_exceptions)
@@ -39,6 +41,7 @@ def fetch_quote(max_retries=3, retry_exceptions=False):
     return ray.get(quote.remote("A-17"))
 
 
+# %%
 def report(run):
     """What ray.get gave, how many attempts ran, and the run's lanes."""
     attempts = run.log_text.count("task.start")
@@ -71,13 +74,14 @@ report(sim.run(lambda: fetch_quote(retry_exceptions=[ConnectionResetError]), see
 
 
 # %%
-def parse_order(retry_exceptions=True):
+# faultlines/stories/retries.py
+def parse_order(retry_exceptions: bool | list = True) -> dict:
     ray.init(num_cpus=1)
 
-    @ray.remote(retry_exceptions=retry_exceptions)
+    @ray.remote(retry_exceptions=retry_exceptions)  # max_retries: Ray's default, 3
     def parse(line):
         time.sleep(0.5)
-        qty, sku = line.split(",")
+        qty, sku = line.split(",")  # a malformed line fails the same way every time
         return {"sku": sku, "qty": int(qty)}
 
     return ray.get(parse.remote("3;A-17"))
@@ -92,16 +96,17 @@ report(sim.run(lambda: parse_order(retry_exceptions=[ConnectionError]), seed=0))
 # This worker process dies (`os._exit(1)`). No `retry_exceptions` is set. **Predict.**
 
 # %%
+# faultlines/stories/retries.py
 import os
 
 
-def crash_worker(max_retries=3):
+def crash_worker(max_retries: int = 3) -> int:
     ray.init(num_cpus=1)
 
     @ray.remote(max_retries=max_retries)
     def work():
         time.sleep(0.5)
-        os._exit(1)
+        os._exit(1)  # the worker process dies: a system failure
 
     return ray.get(work.remote())
 
@@ -128,12 +133,12 @@ retry_cost_widget()
 # Ray's `max_retries` is a count per task. A budget caps retries across all traffic instead.
 # `budgeted_retries` (course code, using only Ray's API) runs every task with `max_retries=0`
 # and retries from the driver while a token bucket allows: each first attempt earns
-# `ratio` tokens, each retry spends one. Change `p` to 0.9 and compare.
+# `ratio` tokens, each retry spends one. `p = 0.3` is the page's case; try `p = 0.9`.
 
 # %%
-from faultlines.models.retry_budget import budgeted_retries, per_task_retries
+from faultlines.stories.retry_budget import budgeted_retries, per_task_retries
 
-p = 0.6
+p = 0.3
 per_task = sim.run(lambda: per_task_retries(200, p, 3), seed=0).value
 budgeted = sim.run(lambda: budgeted_retries(200, p, 3, ratio=0.1), seed=0).value
 print(
@@ -144,49 +149,14 @@ print(
 )
 
 # %% [markdown]
-# ## The OOM cascade, on miniray's memory monitor
+# ## Try this
 #
-# One task asks for `memory=2` GB and grows to 13 GB. Ray places by the request only; the
-# node's memory monitor kills a worker when the node passes 95 % of its memory: a retriable
-# one first, the newest lease first. `faultlines.stories.oom.cascade` is the script: plain
-# Ray, plus two `sim.use_memory` lines that say what each task holds.
-# **Predict.** Who gets killed: the hungry task, or its neighbours?
+# The lesson page says what to expect from each.
+#
+# 1. **Widen the list.** Run `fetch_quote(retry_exceptions=[ConnectionError])`.
+# 2. **Fewer retries.** Run `fetch_quote(max_retries=1, retry_exceptions=[ConnectionResetError])`.
+# 3. **No retries for crashes.** Run `crash_worker(max_retries=0)`.
+# 4. **A sick dependency.** In the budget cell above, set `p = 0.9`.
 
 # %%
-from faultlines.stories import oom
-
-run, cascade = oom.run_cascade()
-print(cascade.story)
-print(f"ray.get returned {run.value}")
-print(
-    f"kills: {cascade.kills}, of the hungry task: {cascade.hungry_kills}, work lost: {cascade.wasted_s:g} s"
-)
-
-# %% [markdown]
-# Now ask for what the task really uses: `hungry_request_gb=13.0`. What changes?
-
-# %%
-_, honest = oom.run_cascade(hungry_request_gb=13.0)
-print(f"kills: {honest.kills}, finished at t = {honest.end_s:g} s (was {cascade.end_s:g} s)")
-
-# %% [markdown]
-# **Try this.** A task that may not retry: `oom.run_cascade(max_retries=0)`. And one with
-# `max_retries=0` that is alone on its node: the monitor has nothing else to kill, and
-# `ray.get` raises `OutOfMemoryError`.
-
-# %%
-ray.init(num_cpus=2, memory=16e9)
-sim.use_memory("alone", 20e9)  # more than the node has
-
-
-@ray.remote(max_retries=0)
-def alone():
-    time.sleep(5)
-    return "done"
-
-
-try:
-    ray.get(alone.remote())
-except ray.exceptions.OutOfMemoryError as e:
-    print(type(e).__name__ + ":", str(e).splitlines()[0])
-ray.shutdown()
+report(sim.run(lambda: fetch_quote(retry_exceptions=[ConnectionError]), seed=0))

@@ -13,9 +13,9 @@
 # %% [markdown]
 # # Lab 3: lineage and its three cliffs
 #
-# You will kill a node that holds five objects and see which ones come back. Values of 200 KB
+# You will kill a node that holds six objects and see which ones come back. Values of 200 KB
 # are above Ray's 100 KiB inline limit: they live in the object store of the node that made
-# them. Predict before every run.
+# them, and of every node that read them since. Predict before every run.
 
 # %%
 import time
@@ -25,7 +25,9 @@ from faultlines.timeline import from_trace, render_text
 from miniray import sim
 from miniray.cluster_utils import Cluster
 
-BIG = 200_000
+# %%
+# faultlines/stories/lineage.py
+BIG = 200_000  # bytes
 
 
 def small_cluster():
@@ -36,7 +38,9 @@ def small_cluster():
     return cluster, node
 
 
-def node_loss():
+def node_loss() -> dict[str, str]:
+    """A worker node made six objects; the driver read one of them; then the node died.
+    The same script, run on a real Ray 2.60 cluster, gave the same answers."""
     cluster, node = small_cluster()
 
     @ray.remote(resources={"w": 0.1})
@@ -51,7 +55,7 @@ def node_loss():
 
     @ray.remote(resources={"w": 0.1})
     def count(data):
-        return len(data)
+        return len(data)  # a small result: stored inline, with its owner
 
     @ray.remote(resources={"w": 0.1}, max_retries=0)
     def snapshot():
@@ -59,27 +63,36 @@ def node_loss():
         return bytes(BIG)
 
     @ray.remote(resources={"w": 0.1})
+    def summarize():
+        return bytes(BIG)
+
+    @ray.remote(resources={"w": 0.1})
     def stash():
-        return [ray.put(bytes(BIG))]
+        return [ray.put(bytes(BIG))]  # owned by this task's worker, on the node that will die
 
     cleaned = clean.remote(load.remote())
     rows = count.remote(cleaned)
     snap = snapshot.remote()
+    report = summarize.remote()
     [stashed] = ray.get(stash.remote())
-    table = ray.put(bytes(BIG))
-    ray.get([cleaned, rows, snap, stashed, table])
+    table = ray.put(bytes(BIG))  # put by the driver: stored on the driver's node (the head)
+    refs = {
+        "report": report,
+        "cleaned": cleaned,
+        "rows": rows,
+        "snap": snap,
+        "stashed": stashed,
+        "table": table,
+    }
+    # Wait until everything is made, without pulling copies to the driver's node...
+    ray.wait(list(refs.values()), num_returns=len(refs), fetch_local=False)
+    ray.get([report, rows])  # ...and read only the report (and the small row count)
 
-    cluster.remove_node(node)  # kill the node
+    cluster.remove_node(node)  # the node dies with its object store
     cluster.add_node(num_cpus=2, resources={"w": 1})  # a replacement joins
 
     after = {}
-    for name, ref in (
-        ("cleaned", cleaned),
-        ("rows", rows),
-        ("snap", snap),
-        ("stashed", stashed),
-        ("table", table),
-    ):
+    for name, ref in refs.items():
         try:
             ray.get(ref)
             after[name] = "came back"
@@ -89,8 +102,9 @@ def node_loss():
 
 
 # %% [markdown]
-# **Predict**, for each of `cleaned`, `rows`, `snap`, `stashed` and `table`: does it come
-# back after the node dies, and if not, which exception does `ray.get` raise?
+# **Predict**, for each of `report`, `cleaned`, `rows`, `snap`, `stashed` and `table`: does it
+# come back after the node dies, and if not, which exception does `ray.get` raise? Only
+# `report` (and the small `rows`) was read by the driver before the node died.
 
 # %%
 loss = sim.run(node_loss, seed=0)
@@ -113,7 +127,9 @@ print("\n".join(line for line in loss.log_text.splitlines() if "reconstruct" in 
 
 
 # %%
-def actor_state(max_restarts=1, max_task_retries=1):
+# faultlines/stories/lineage.py
+def actor_state(max_restarts: int = 1, max_task_retries: int = 1) -> tuple[int, int | str]:
+    """An actor's output is rebuilt by calling the method again, on a restarted actor."""
     cluster, node = small_cluster()
 
     @ray.remote(resources={"w": 0.1}, max_restarts=max_restarts, max_task_retries=max_task_retries)
@@ -126,16 +142,21 @@ def actor_state(max_restarts=1, max_task_retries=1):
             return self.n
 
         def report(self):
-            return self.n.to_bytes(4, "big") + bytes(BIG)
+            return self.n.to_bytes(4, "big") + bytes(BIG)  # the count, in a big payload
 
-    counter = Counter.remote()
+    @ray.remote(resources={"w": 0.1})
+    def peek(data):  # reads the report on the worker node: no copy reaches the driver's node
+        return int.from_bytes(data[:4], "big")
+
+    counter = Counter.remote()  # type: ignore[attr-defined]  # @ray.remote made it an actor class
     ray.get([counter.incr.remote() for _ in range(3)])
     report = counter.report.remote()
-    before = int.from_bytes(ray.get(report)[:4], "big")
+    before = ray.get(peek.remote(report))
+
     cluster.remove_node(node)
     cluster.add_node(num_cpus=2, resources={"w": 1})
     try:
-        after = int.from_bytes(ray.get(report)[:4], "big")
+        after: int | str = int.from_bytes(ray.get(report)[:4], "big")
     except ray.exceptions.RayError as error:
         after = type(error).__name__
     return before, after
@@ -151,27 +172,29 @@ print("Ray's defaults (0, 0):", sim.run(lambda: actor_state(0, 0), seed=0).value
 # **Predict** how many rows the table holds. Then set `idempotent=True`.
 
 # %%
-from miniray.liveness.services import Services
+# faultlines/stories/lineage.py
+from miniray.liveness import Services
 
 
-def side_effect(idempotent=False):
+def side_effect(idempotent: bool = False) -> dict[str, int]:
+    """A task records a payment, then its output is lost: reconstruction runs the body again."""
     cluster, node = small_cluster()
-    services = Services()
+    services = Services()  # a simulated database outside the cluster
 
     @ray.remote(resources={"w": 0.1})
     def settle(order):
-        time.sleep(1)
+        time.sleep(1)  # talks to the payment provider
         if idempotent:
-            services.db.upsert("payments", order, 100)
+            services.db.upsert("payments", order, 100)  # keyed by the order: a rerun overwrites
         else:
-            services.db.insert("payments", f"{order} at t={sim.now():g}", 100)
-        return bytes(BIG)
+            services.db.insert("payments", f"{order} at t={sim.now():g}", 100)  # a new row per run
+        return bytes(BIG)  # the receipt, big enough to live in the node's store
 
     receipt = settle.remote("order-17")
-    ray.get(receipt)
+    ray.wait([receipt], fetch_local=False)  # done, and not read: its only copy is on the node
     cluster.remove_node(node)
     cluster.add_node(num_cpus=2, resources={"w": 1})
-    ray.get(receipt)
+    ray.get(receipt)  # rebuilt from lineage: settle runs again
     return services.db.rows("payments")
 
 
@@ -211,3 +234,18 @@ for materialize in (False, True):
     print(
         f"materialize={materialize}: done at t = {run.value:g} s, {run.value - 12 * 40:g} s more than a clean run"
     )
+
+# %% [markdown]
+# ## Try this
+#
+# The lesson page says what to expect from each.
+#
+# 1. **Read it first.** Add `cleaned` to the driver's `ray.get([report, rows])` in `node_loss`.
+# 2. **Allow retries.** Give `snapshot` `max_retries=1` in `node_loss`.
+# 3. **Move the owner.** Replace `stash` with a driver-side `ray.put`.
+# 4. **Take away the retry.** Run `actor_state(1, 0)` (the cell below does it).
+# 5. **Make it idempotent.** Run `side_effect(idempotent=True)`.
+# 6. **Lose an early stage.** In the calculator, set the lost stage to 2.
+
+# %%
+print("restart without a method retry:", sim.run(lambda: actor_state(1, 0), seed=0).value)

@@ -25,10 +25,10 @@ import os
 import ipywidgets  # noqa: F401  (the browser lab loads what a cell imports; the widgets need it)
 
 import miniray as ray
-from faultlines.models.actor_lives import run_counter
+from faultlines.stories.actor_lives import run_counter
 from faultlines.widgets.actor_lives import ActorLivesLab
 from miniray import sim
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 
 def outcome(ref):
@@ -125,6 +125,25 @@ ray.shutdown()
 # crash; they do not bring the state back.
 
 # %% [markdown]
+# ## Step 3b: a worker's memory is its own
+#
+# Each worker is its own process, with its own copy of the variables its code uses outside the
+# actor. **Predict:** four tasks append to a module-level list, then an actor counts in a
+# closure variable and is restarted once. What does each see, and what does the driver see?
+
+# %%
+from faultlines.stories import worker_memory
+
+print(sim.run(worker_memory.global_list).value)
+print(sim.run(worker_memory.closure_counter).value)
+print(sim.run(lambda: worker_memory.closure_counter(keep_in_instance=True)).value)
+
+# %% [markdown]
+# The driver's list stays empty and its closure variable stays 0: the writes happened in the
+# workers' own copies. The restarted actor answered 1: a new process starts from the code as it
+# was submitted, wherever the count was kept.
+
+# %% [markdown]
 # ## Step 4: Ray's documentation example, counted
 #
 # Ray's fault-tolerance page has an actor with `max_restarts=4, max_task_retries=-1` whose
@@ -180,10 +199,15 @@ ray.shutdown()
 # are the counts returned; dots at 0 are calls that raised. The gap between line and dots is
 # what the actor forgot.
 #
-# **Try this.**
-# 1. Set `max_task_retries` to 0: four calls fail with `ActorUnavailableError`.
-# 2. Set "checkpoint every" to 5: the dots stay close to the line.
-# 3. Set `max_restarts` to 0: ten answers, then only `ActorDiedError`.
+# ## Try this
+#
+# The lesson page says what to expect from each. Start from the widget's defaults (Ray's
+# example) each time.
+#
+# 1. **No retries.** Set `max_task_retries` to 0.
+# 2. **Checkpoint every five.** Set "checkpoint every" to 5; then "exit after calls" to 7.
+# 3. **A checkpoint too far apart.** Set "checkpoint every" to 10 and "exit after calls" to 9.
+# 4. **No budget.** Set `max_restarts` to 0.
 
 # %%
 lab = ActorLivesLab()

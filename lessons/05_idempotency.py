@@ -23,10 +23,10 @@
 import ipywidgets  # noqa: F401  (the browser lab loads what a cell imports; the widgets need it)
 
 import miniray as ray
-from faultlines.models.payments import CardProcessor, mktemp
+from faultlines.stories.payments import CardProcessor, mktemp
 from faultlines.widgets.idempotency import IdempotencyLab
 from miniray import sim
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 
 def fresh_world():
@@ -205,12 +205,14 @@ ray.shutdown()
 # die. Each change reruns the task in miniray. The table counts the payments for every task
 # at every crash point.
 #
-# **Try this.**
-# 1. With `append`, set "attempts that die" to 4: Ray gives up (`WorkerCrashedError`) and the
-#    customer has paid four times.
-# 2. Same with `idempotency key`: the caller gets an error, and the customer paid once. An
-#    error does not mean nothing happened.
-# 3. With `temp + commit`, slide the crash point through 0 to 4 and watch the effect log.
+# ## Try this
+#
+# The lesson page says what to expect from each.
+#
+# 1. **Run out of retries.** With `append`, set "attempts that die" to 4.
+# 2. **The same with a key.** Switch to `idempotency key`.
+# 3. **Die between write and rename.** With `temp + commit`, set the crash point to 3.
+# 4. **No retries at all.** In Step 1, decorate the task with `@ray.remote(max_retries=0)`.
 
 # %%
 lab = IdempotencyLab()

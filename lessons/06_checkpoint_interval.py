@@ -26,10 +26,10 @@ import ipywidgets  # noqa: F401  (the browser lab loads what a cell imports; the
 
 import miniray as ray
 from faultlines.models import checkpoint_interval as model
-from faultlines.models import checkpoint_sim
+from faultlines.stories import checkpoint_sim
 from faultlines.widgets.checkpoint_interval import CheckpointLab
 from miniray import sim
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 HOUR = 3600.0  # miniray's clock counts seconds; the job thinks in hours
 
@@ -89,7 +89,7 @@ ray.shutdown()
 # %% [markdown]
 # ## Step 2: random failures
 #
-# Real failures do not wait for you. `faultlines.models.checkpoint_sim.run_job` runs the same
+# Real failures do not wait for you. `faultlines.stories.checkpoint_sim.run_job` runs the same
 # job with worker kills at the times of a Poisson process, drawn from a seed.
 #
 # **Predict:** at 0.02 failures per hour, how many of 20 runs of the 10-hour job see a failure?
@@ -137,10 +137,14 @@ for rate in (0.02, 0.2):
 # numbers under the plot repeat them as text. Press **Run the job in miniray** to put measured
 # points on the plot: each averages that many runs at one interval.
 #
-# **Try this.**
-# 1. Set 0.2 failures per hour: the bottom of the U moves left, to about 17 minutes.
-# 2. Set the checkpoint cost to 300 s: the bottom moves right and gets deeper.
-# 3. Press the button with 50 runs, then with 500: the error bars shrink about 3 times.
+# ## Try this
+#
+# The lesson page says what to expect from each.
+#
+# 1. **Failures ten times as frequent.** Set the failure rate to 0.2, then press the button.
+# 2. **Expensive checkpoints.** Set the checkpoint cost to 300 s.
+# 3. **Fewer runs.** Press the button with 50 runs per point, then with 500.
+# 4. **Kill just after a checkpoint.** In Step 1, set `kill_at_h=5.05`.
 
 # %%
 lab = CheckpointLab()

@@ -28,11 +28,11 @@ import time
 import ipywidgets  # noqa: F401  (named in a cell so the browser's kernel loads it for the widget)
 
 import miniray as ray
-from faultlines.models.zombie import attempt_id, log_lines
+from faultlines.stories.zombie import attempt_id, log_lines
 from faultlines.widgets.detector_tradeoff import detector_widget
 from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.liveness.services import Services
+from miniray.liveness import Services
 
 
 def fresh_cluster(probe_interval_s=5, unhealthy_threshold=3):

@@ -14,9 +14,9 @@
 # # Lab 8: placement and retry policy
 #
 # A scheduler places work, admits it, tracks who is alive and re-runs what failed. This lab
-# breaks the first and the last of those: a cluster that is 70 % used and still cannot start a
-# task, two schedulers that pick the same slot, a bad machine that swallows a job, and a bad
-# row that gets a good machine blamed. Predict before each run.
+# starts with a bad machine that swallows a job and a bad row that gets a good machine blamed,
+# then a cluster that is 70 % used and still cannot start a task, and a driver that floods the
+# cluster with work. Predict before each run.
 
 # %%
 import time
@@ -24,12 +24,11 @@ import time
 import ipywidgets  # noqa: F401  (named in a cell so the browser's kernel loads it for the widget)
 
 import miniray as ray
-from faultlines.models import optimistic
-from faultlines.models.attribution import BAD_INPUT_ROWS, GOOD_ROWS, run_batch
+from faultlines.stories.attribution import BAD_INPUT_ROWS, GOOD_ROWS, run_batch
 from faultlines.widgets.packing_curve import packing_widget
-from miniray import context, sim
+from miniray import sim
 from miniray.cluster_utils import Cluster
-from miniray.liveness.attribution import RETRYABLE, TransientError
+from miniray.liveness import RETRYABLE, TransientError
 from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 
@@ -62,96 +61,7 @@ def quick():
 
 
 # %% [markdown]
-# ## Step 1: 70 % used, and a task waits
-#
-# Five nodes of 4 CPUs: 20 CPUs. Fourteen 1-CPU tasks start, placed by the default policy.
-# Then a task asks for 3 CPUs.
-#
-# **Predict:** 6 CPUs are free. Does the 3-CPU task start?
-
-# %%
-cluster, workers = fresh_cluster()
-for _ in range(14):
-    small.remote()
-sim.sleep(0.5)
-print("CPUs free in the cluster:", ray.available_resources().get("CPU"))
-print("CPUs in use per node:", cpus_in_use(workers))
-ready, _ = ray.wait([big.remote()], timeout=10)
-print("3-CPU task started within 10 s:", bool(ready))
-
-# %% [markdown]
-# No. The default policy put each task on the least-utilised node, so the free CPUs are
-# spread as 1, 1, 1, 1, 2. Six are free in total; no node has three. The cluster is not full,
-# it is **fragmented**. An operator sees "70 % used, tasks queued" and suspects a scheduler
-# bug; it is a packing consequence.
-#
-# ## Step 2: the same load, packed
-#
-# **Predict:** pin the same fourteen tasks to fill N1, N2 and N3 and half of N4. Does the
-# 3-CPU task start now?
-
-# %%
-cluster, workers = fresh_cluster()
-for i in range(14):
-    node = workers[i // 4]
-    small.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node.node_id, soft=False)).remote()
-sim.sleep(0.5)
-print("CPUs in use per node:", cpus_in_use(workers))
-print(ray.get(big.remote()))
-
-# %% [markdown]
-# Yes: N5 is empty. Same utilisation, different layout. Packing leaves room for big tasks;
-# spreading balances load and survives a node loss better. Neither is right for every job.
-#
-# ## Step 3: over-requesting
-#
-# Each of these tasks declares `num_cpus=4` and then waits on I/O: it uses almost no CPU.
-#
-# **Predict:** five of them run on the five nodes. What does `ray.available_resources()` say,
-# and can a sixth task with `num_cpus=1` start?
-
-# %%
-cluster, workers = fresh_cluster()
-
-
-@ray.remote(num_cpus=4)
-def mostly_waiting():
-    time.sleep(1000)  # waiting on a network call: the CPUs it reserved sit idle
-
-
-for _ in range(5):
-    mostly_waiting.remote()
-sim.sleep(0.5)
-print("CPUs free:", ray.available_resources().get("CPU", 0))
-ready, _ = ray.wait([quick.remote()], timeout=10)
-print("1-CPU task started within 10 s:", bool(ready))
-
-# %% [markdown]
-# Zero free, and the small task queues. Ray schedules by what a task **declares**, never by
-# what it uses. A cluster of tasks that reserve more than they use looks full while the
-# machines idle. Declare what the task really needs (`num_cpus=0.5` is allowed).
-#
-# ## Step 4: two loops, one slot
-#
-# miniray has one scheduler, so this step uses a small course model
-# (`faultlines.models.optimistic`): two scheduling loops place tasks from their own queues,
-# each from a snapshot of free slots refreshed every second. N3 has the only free slot.
-#
-# **Predict:** task *a* arrives at loop 1 at t = 0.1 s, task *b* at loop 2 at t = 0.2 s.
-# Both see N3 free. What happens to *b*: lost, run twice, or something else?
-
-# %%
-outcome = optimistic.run(optimistic.CASE_TASKS, optimistic.CASE_SLOTS, refresh_s=1.0, until=6)
-print("\n".join(outcome.log))
-print("rejections:", outcome.rejections, " started:", outcome.started)
-
-# %% [markdown]
-# N3 accepted *a* and **rejected** *b*: the node is the authority on its own capacity. *b*
-# went back to loop 2's queue and was placed once a slot was free and the view showed it.
-# This is optimistic placement: assume the snapshot is right, and let the node refuse when it
-# is not. The cost is a wasted round trip and a wait; nothing is lost or duplicated.
-#
-# ## Step 5: a bad machine
+# ## Step 1: a bad machine
 #
 # N1 has a corrupt local cache: every task it runs raises `TransientError`, which is in
 # `RETRYABLE`, so the task is retried (up to `max_retries=3`). Twelve rows, three 1-CPU
@@ -164,14 +74,9 @@ cluster, workers = fresh_cluster(nodes=3, cpus=1)
 N1 = workers[0]
 
 
-def node_of_this_task():
-    """Which node runs the calling attempt (miniray-specific; Ray has get_runtime_context())."""
-    return context.require("node_of_this_task").current[-1].worker.node
-
-
 @ray.remote(max_retries=3, retry_exceptions=list(RETRYABLE))
 def parse(row):
-    if node_of_this_task() is N1:
+    if ray.get_runtime_context().get_node_id() == N1.node_id:  # which node runs this attempt
         raise TransientError("corrupt local cache on N1")
     time.sleep(5)
     return row
@@ -207,7 +112,7 @@ for counter in ("none", "all failures"):
 # of running on two nodes instead of three. Without it the scheduler's helpfulness is what
 # hides the fault: each failure is retried, nothing looks broken, and one machine eats the job.
 #
-# ## Step 6: a bad row is not a bad machine
+# ## Step 2: a bad row is not a bad machine
 #
 # Now all nodes are healthy, but four of ten rows are malformed and raise `ValueError`. That
 # is a terminal error: not in `RETRYABLE`, so it is not retried (retrying it would fail the
@@ -227,41 +132,127 @@ for counter in ("none", "all failures", "retryable only"):
 # %% [markdown]
 # The malformed rows failed at once, so the node that ran the first one was free again first
 # and got the next bad row too. The naive counter (`CountEveryFailure`, in
-# `faultlines.models.attribution`) counted those `ValueError`s against that node and
+# `faultlines.stories.attribution`) counted those `ValueError`s against that node and
 # blacklisted a healthy machine: the batch took longer on two nodes. miniray's `Attribution`
 # counts only failures whose class is retryable, plus workers and nodes dying. An error caused
 # by the input says nothing about the node.
-#
-# ## Step 7: losing the head node
-#
-# The head node runs the GCS: it places actors and placement groups, and new worker processes
-# register with it. Tasks are leased by each node's raylet, and actor calls go straight to the
-# actor's worker. **Predict:** the GCS dies one second into a job. What still works: the
-# running tasks, a call to a live actor, new tasks, a new actor? And what does the driver do?
-
-# %%
-from faultlines.stories import head_loss
-
-loss = head_loss.run_gcs_loss()
-print(loss.notes)
-print(f"t = {loss.exit_at_s:g} s  SystemExit: {loss.exit_message.split('. ')[0]}.")
 
 # %% [markdown]
-# Work that needs only raylets and existing workers went on; a new actor, and a task that
-# needed a new worker process, waited; 60 s after the GCS died the driver gave up. Real Ray
-# 2.60 did the same in the conformance suite's recording, and exited with status 1. The
-# script is `head_loss.gcs_loss_job`: read it, then try `run_gcs_loss(reconnect_timeout_s=10)`.
+# ## Step 3: 70 % used, and a task waits
 #
-# Removing the head node the driver is connected to is refused, by Ray as by miniray, after
-# the driver is shut down:
+# Five nodes of 4 CPUs: 20 CPUs. Fourteen 1-CPU tasks start, placed by the default policy.
+# Then a task asks for 3 CPUs.
+#
+# **Predict:** 6 CPUs are free. Does the 3-CPU task start?
 
 # %%
-cluster, workers = fresh_cluster(nodes=2, cpus=1)
-try:
-    cluster.remove_node(cluster.head_node)
-except ValueError as error:  # caught, so "Run all" carries on to the widget
-    print("refused:", error)
-print("driver still connected:", ray.is_initialized())
+cluster, workers = fresh_cluster()
+for _ in range(14):
+    small.remote()
+sim.sleep(0.5)
+print("CPUs free in the cluster:", ray.available_resources().get("CPU"))
+print("CPUs in use per node:", cpus_in_use(workers))
+ready, _ = ray.wait([big.remote()], timeout=10)
+print("3-CPU task started within 10 s:", bool(ready))
+
+# %% [markdown]
+# No. The default policy put each task on the least-utilised node, so the free CPUs are
+# spread as 1, 1, 1, 1, 2. Six are free in total; no node has three. The cluster is not full,
+# it is **fragmented**. An operator sees "70 % used, tasks queued" and suspects a scheduler
+# bug; it is a packing consequence.
+#
+# ## Step 4: the same load, packed
+#
+# **Predict:** pin the same fourteen tasks to fill N1, N2 and N3 and half of N4. Does the
+# 3-CPU task start now?
+
+# %%
+cluster, workers = fresh_cluster()
+for i in range(14):
+    node = workers[i // 4]
+    small.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node.node_id, soft=False)).remote()
+sim.sleep(0.5)
+print("CPUs in use per node:", cpus_in_use(workers))
+print(ray.get(big.remote()))
+
+# %% [markdown]
+# Yes: N5 is empty. Same utilisation, different layout. Packing leaves room for big tasks;
+# spreading balances load and survives a node loss better. Neither is right for every job.
+#
+# ## Step 5: over-requesting
+#
+# Each of these tasks declares `num_cpus=4` and then waits on I/O: it uses almost no CPU.
+#
+# **Predict:** five of them run on the five nodes. What does `ray.available_resources()` say,
+# and can a sixth task with `num_cpus=1` start?
+
+# %%
+cluster, workers = fresh_cluster()
+
+
+@ray.remote(num_cpus=4)
+def mostly_waiting():
+    time.sleep(1000)  # waiting on a network call: the CPUs it reserved sit idle
+
+
+for _ in range(5):
+    mostly_waiting.remote()
+sim.sleep(0.5)
+print("CPUs free:", ray.available_resources().get("CPU", 0))
+ready, _ = ray.wait([quick.remote()], timeout=10)
+print("1-CPU task started within 10 s:", bool(ready))
+
+# %% [markdown]
+# Zero free, and the small task queues. Ray schedules by what a task **declares**, never by
+# what it uses. A cluster of tasks that reserve more than they use looks full while the
+# machines idle. Declare what the task really needs (`num_cpus=0.5` is allowed).
+
+# %% [markdown]
+# ## Step 6: admission and backpressure
+#
+# A driver has 100 one-second tasks for a 4-CPU cluster. `.remote()` never refuses work: every
+# task waits in its owner's queue until a worker is leased. **Predict:** submitted all at once,
+# how many tasks are waiting at the peak? And if the driver keeps at most 8 in flight with
+# `ray.wait`, when does the batch finish?
+
+
+# %%
+# faultlines/stories/admission.py
+def flood(tasks: int = 100, window: int | None = None, cpus: int = 4) -> float:
+    """Run `tasks` one-second tasks; with `window`, keep at most that many submitted and unfinished."""
+    ray.init(num_cpus=cpus)
+
+    @ray.remote
+    def work(i):
+        time.sleep(1)
+        return i
+
+    if window is None:
+        ray.get([work.remote(i) for i in range(tasks)])  # admit everything at once
+    else:
+        in_flight: list = []
+        for i in range(tasks):
+            if len(in_flight) >= window:  # backpressure: wait for one to finish before the next
+                _, in_flight = ray.wait(in_flight, num_returns=1)
+            in_flight.append(work.remote(i))
+        ray.get(in_flight)
+    return sim.now()
+
+
+# %%
+from faultlines.stories.admission import peak_in_flight
+
+for window in (None, 8):
+    run = sim.run(lambda w=window: flood(window=w), seed=0)
+    print(
+        f"window={window}: done at t = {run.value:g} s, at most {peak_in_flight(run.records)} tasks in flight"
+    )
+
+# %% [markdown]
+# Both finish at the same time: the cluster runs four at a time either way. Unbounded, the
+# driver holds every task, with its arguments, in its queue; bounded, it holds eight. That is
+# backpressure: the producer slows to the rate the cluster drains, so the signal reaches the one
+# component that can slow down.
 
 # %% [markdown]
 # ## The widget: utilisation against the largest free block
@@ -275,17 +266,12 @@ packing_widget()
 # %% [markdown]
 # ## Try this
 #
-# 1. In step 1, submit the fourteen tasks with `small.options(scheduling_strategy="SPREAD")`.
-#    The layout is the same (3, 3, 3, 3, 2) and the big task still queues: with a submitter
-#    that has no CPUs, the default policy spreads too.
-# 2. In step 3, declare `num_cpus=1` for `mostly_waiting`. Fifteen CPUs stay free and the
-#    1-CPU task starts at once.
-# 3. In step 4, set `refresh_s=0.1`. Loop 2's view is refreshed before *b* arrives, so *b* is
-#    never rejected: it waits and starts at t = 3.1, the moment *a* finishes. Fresh views cost
-#    refresh work; stale ones cost rejections.
-# 4. In step 6, try a batch with eight bad rows:
-#    `run_batch(["ok1", "ok2"] + [f"bad{i}" for i in range(8)] + ["ok3", "ok4"], "all failures")`.
-#    A healthy node is blacklisted again. With `"retryable only"`, never, however many rows
-#    are malformed.
-# 5. In step 7, run `head_loss.run_gcs_loss(reconnect_timeout_s=10)`. The driver gives up at
-#    t = 11 s, before the second wave's results arrive.
+# The lesson page says what to expect from each.
+#
+# 1. **Count every failure.** In Step 2, run a batch with eight bad rows:
+#    `run_batch(["ok1", "ok2"] + [f"bad{i}" for i in range(8)] + ["ok3", "ok4"], "all failures")`,
+#    then the same with `"retryable only"`.
+# 2. **Spread on purpose.** In Step 3, submit the fourteen tasks with
+#    `small.options(scheduling_strategy="SPREAD")`.
+# 3. **Declare what you use.** In Step 5, declare `num_cpus=1` for `mostly_waiting`.
+# 4. **A wider window.** In Step 6, run `flood(window=50)`.

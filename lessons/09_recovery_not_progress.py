@@ -24,7 +24,7 @@
 import ipywidgets  # noqa: F401  (named in a cell so the browser's kernel loads it for the widget)
 
 import miniray as ray
-from faultlines.models.pg_recovery import SeedCase, recovery_latency
+from faultlines.stories.pg_recovery import SeedCase, recovery_latency
 from faultlines.widgets.pg_queue import queue_policy_widget
 from miniray import placement, sim
 from miniray.cluster_utils import Cluster
@@ -79,7 +79,7 @@ show(PG_A, PG_B)
 # %% [markdown]
 # Answer: (c). A failed recovery goes back to rank 0 of the queue with no delay
 # (`highest_retry_delay_ms=0`), is tried again, fails for the same reason, and repeats. miniray
-# charges 4.5 µs of virtual time per attempt, the speed of the seed's machine. The counter
+# charges 4.5 µs of virtual time per attempt, the speed of the case study's machine. The counter
 # moves; the state does not.
 #
 # ## Step 2: a group that needs nothing PG_A has
@@ -239,7 +239,7 @@ with SeedCase("ray-2.60", placement_group_rescheduler=release_pg_b) as case:
 
 # %% [markdown]
 # PG_A completes; PG_B lost the bundle it still had and now recovers from nothing. Whether
-# that trade is right for your job is a policy decision, which is the seed's point.
+# that trade is right for your job is a policy decision, which is the case study's point.
 #
 # ## The widget: attempts per group under each queue policy
 #

@@ -23,7 +23,7 @@
 import ipywidgets  # noqa: F401  (the lab loads a package only once a cell imports it by name)
 from IPython.display import display
 
-# The fleet controller model (seed 002). The lab's one import of it: its home may move.
+# The fleet controller model (from the NeMo-RL restart notes). The lab's one import of it: its home may move.
 from faultlines.fleet import Fleet
 from faultlines.models import fleet_health as fh
 from faultlines.widgets.fleet_health import FleetHealthWidget
@@ -154,15 +154,15 @@ widget = FleetHealthWidget(Fleet)
 display(widget.box)
 
 # %% [markdown]
-# ## 7. Your turn
+# ## 7. Try this
 #
-# Change one thing in the cells above and predict before you run:
+# The lesson page says what to expect from each; all four are in the widget above.
 #
-# 1. In section 1, make the crash land at 15 s, exactly on a probe tick. (Expect DEAD at 15 s:
-#    the tick sees it at once.)
-# 2. In section 3, pass `refit_timeout_s=60` to the hang run. (Expect the wait to drop to about
-#    72 s; a real controller must keep the deadline above a healthy transfer's worst time.)
-# 3. In section 4, pass `reload_s=300` to both runs. (Expect the restart to end at 330 s, well
-#    before the 387 s refit: no bug, and both rules give the same run.)
-# 4. Pass `router="gym"` to the crash of section 1 and look for `router.push`: Gym learns the
-#    new port one probe tick after the promotion.
+# 1. **Probe every second.** Choose *hang* and set *probe* to 1.
+# 2. **Threshold one.** Choose *blip* and set the threshold to 1.
+# 3. **Flip the promotion rule.** Set *fault at* to 28, *fault* to crash, then switch *promote*.
+# 4. **Move the fault into a refit.** Set *fault at* to 124 and switch between hang and crash.
+#
+# And in the cells above: in section 3, pass `refit_timeout_s=60` to the hang run (the wait
+# drops to about 72 s); in section 4, pass `reload_s=300` to both runs (the restart ends before
+# the refit: no bug).

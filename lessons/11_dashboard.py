@@ -24,7 +24,7 @@ import ipywidgets  # noqa: F401  (the lab loads a package only once a cell impor
 from IPython.display import HTML, display
 
 import miniray as ray
-from faultlines.models import spill
+from faultlines.stories import spill
 from faultlines.widgets import statechart
 from faultlines.widgets.spill_cliff import SpillCliffWidget
 from miniray import sim
@@ -146,7 +146,7 @@ ray.shutdown()
 # %% [markdown]
 # ## 5. The widget: push the store past its capacity
 #
-# It starts at seed 001's numbers. Each move reruns the workload on miniray; the curve is the
+# It starts at the story's numbers. Each move reruns the workload on miniray; the curve is the
 # arithmetic across fill levels and the dot is the run. Things to try:
 #
 # * drag **live GB** from 20 to 30: nothing, nothing, nothing, then 200 s of disk;
@@ -158,10 +158,11 @@ widget = SpillCliffWidget()
 display(widget.box)
 
 # %% [markdown]
-# ## 6. Your turn
+# ## 6. Try this
 #
-# 1. In section 1, add `threshold=0.8` to the inputs (Ray's default spilling threshold). Predict
-#    the fill before the new block, then run. (80 %: Ray was already spilling at 24 GB.)
-# 2. In section 2, set `SKEW = 1`. (All ten bars end at 2 s and the reduce starts at 2 s.)
-# 3. In section 3, set `HOLD = False` and rerun it and section 4. (The store stays near empty,
-#    nothing spills, and `ray memory` lists no refs from the loop.)
+# The lesson page says what to expect from each.
+#
+# 1. **Ray's threshold.** In section 1, add `threshold=0.8` to the inputs.
+# 2. **A faster disk.** In the widget, drag *disk MB/s* to 2000.
+# 3. **No skew.** In section 2, set `SKEW = 1`.
+# 4. **Fix the leak.** In section 3, set `HOLD = False` and rerun it and section 4.

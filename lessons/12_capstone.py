@@ -16,7 +16,7 @@
 # One workload, seven boundaries, each broken on purpose. The workload: a three-stage feature
 # pipeline (load 20 s, clean 40 s, featurize 60 s, each leaving a 1 GB block in the object
 # store) feeding a trainer actor that trains 20 steps of 10 s and checkpoints every 5 steps.
-# The runs live in `faultlines.models.capstone_runs`: read them, change them, rerun them.
+# The runs live in `faultlines.stories.capstone_runs`: read them, change them, rerun them.
 #
 # Two rows use course models, because miniray has neither: a checkpoint that reads back
 # corrupt, and a replacement node that joins after an autoscaler's delay.
@@ -27,8 +27,8 @@ from dataclasses import replace
 import ipywidgets  # noqa: F401  (the lab loads a package only once a cell imports it by name)
 from IPython.display import HTML, display
 
-from faultlines.models import capstone_runs as runs
 from faultlines.models import failure_table as ft
+from faultlines.stories import capstone_runs as runs
 from faultlines.widgets.failure_table import FailureTableWidget, table_html
 
 
@@ -132,15 +132,16 @@ widget = FailureTableWidget(rows, base)
 display(widget.box)
 
 # %% [markdown]
-# ## 10. Your turn
+# ## 10. Try this
 #
-# 1. In section 8, flip `checkpoint_s=300` instead of the failure rate. (Only the interval
-#    moves: the other decisions do not depend on checkpoint cost.)
-# 2. Decide with `replace(base, recompute_s=280)`, the seed's 7-stage chain of 40 s stages.
-#    (Materializing pays even at 2 %/h: 0.2 expected failures x 275 s = 55 s > 50 s. A longer
-#    chain moves the same decision as a higher failure rate.)
-# 3. In section 7, use `runs.row_autoscaler_delay(0)`. (The retry runs on the new node at once:
-#    the cost drops to the lost 30 s plus the 1 s retry delay.)
+# The lesson page says what to expect from each.
+#
+# 1. **A different assumption.** In section 8, flip `checkpoint_s=300` instead of the failure
+#    rate (the cell below does it).
+# 2. **A longer chain.** Decide with `replace(base, recompute_s=280)` (the cell below).
+# 3. **A huge cluster.** In the widget, keep 2 %/h, set 256 nodes and a 3600 s boot.
+# 4. **No checksum.** In section 6, run `verify=False` and compare the weights.
+# 5. **Instant replacement.** In section 7, use `runs.row_autoscaler_delay(0)`.
 
 # %%
 print([b.row for b, _, changed in ft.flip(base, checkpoint_s=300) if changed])

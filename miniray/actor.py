@@ -16,7 +16,7 @@ def exit_actor() -> None:
     As in Ray, the call running it and every later call fail with ActorDiedError.
     """
     rt = context.current()
-    body = rt.current[-1] if rt is not None and rt.current else None
+    body = rt._current[-1] if rt is not None and rt._current else None
     if body is None or body.worker.actor is None:
         raise TypeError("exit_actor API is called on a non-actor worker.")
     raise WorkerExit(EXIT_ACTOR_REASON, intended=True)

@@ -15,8 +15,10 @@ from . import generators, retry
 from .cluster import Node, Worker
 from .events import Kind
 from .execution import EXIT_ACTOR_REASON, BodyRun, WorkerExit
+from .isolation import Export
 from .states import ActorState, TaskState
-from .tasks import TaskSpec, demand, wrap
+from .task_errors import wrap
+from .tasks import TaskSpec, demand, freeze_args
 
 if TYPE_CHECKING:  # types only: the runtime imports this module
     from .runtime import Runtime
@@ -69,7 +71,9 @@ class Actor:
         self.cls = cls
         self.class_name = cls.__name__
         self.name = opts.get("name")
-        self.args, self.kwargs, self.opts = args, kwargs, opts
+        # Serialized once, at .remote(): every restart is built from the same arguments, as in Ray.
+        self.args, self.opts = freeze_args(args), opts
+        self.kwargs = dict(zip(kwargs, freeze_args(tuple(kwargs.values()))))
         self.owner = owner
         self.state = ActorState.PENDING_CREATION
         self.num_restarts = 0
@@ -90,6 +94,8 @@ class Actor:
         self.creation: TaskSpec | None = None  # the creation task of its current incarnation
         self.death: BaseException | None = None
         self.ordinal = rt.next_ordinal(f"actor:{self.class_name}")
+        # Its class as exported at this first .remote(): each incarnation's process starts from it.
+        self.export: Export | None = rt.exports.of(cls)
 
     def __repr__(self) -> str:
         return f"{self.class_name}({self.actor_id[:8]})"
@@ -173,6 +179,7 @@ class ActorManager:
             spec.kwarg_values or {},
             on_return=created,
             on_raise=init_failed,
+            export=actor.export,
         )
         worker.body = body
         self.rt.call_later(0.0, body.start, label="actor-init")
@@ -236,6 +243,7 @@ class ActorManager:
             on_raise=lambda e, tb: self._raised(actor, spec, e, tb),
             instance=actor.instance,
             timer_label="actor-call",
+            export=actor.export,
         )
 
     def _returned(self, actor: Actor, spec: TaskSpec, value: Any) -> None:

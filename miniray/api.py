@@ -150,7 +150,7 @@ def wait(object_refs, *, num_returns: int = 1, timeout: float | None = None, fet
         raise ValueError(
             f"Invalid number of objects to return {num_returns}: it must be between 0 and {len(refs)}."
         )
-    return waiting.wait(rt, refs, num_returns, timeout)
+    return waiting.wait(rt, refs, num_returns, timeout, fetch_local)
 
 
 def put(value: Any, *, _owner=None) -> ObjectRef:
@@ -164,7 +164,7 @@ def put(value: Any, *, _owner=None) -> ObjectRef:
     def live():
         return rt.objects.put(value, rt.caller())
 
-    return context.interact(rt, live)
+    return context.interact(rt, live, "put")
 
 
 def kill(actor, *, no_restart: bool = True) -> None:
@@ -174,7 +174,7 @@ def kill(actor, *, no_restart: bool = True) -> None:
             f"miniray.cancel(). Got: {type(actor).__name__}."
         )
     rt = context.runtime()
-    context.interact(rt, lambda: rt.actors.kill(actor._actor, no_restart))
+    context.interact(rt, lambda: rt.actors.kill(actor._actor, no_restart), "kill")
 
 
 def get_actor(name: str, namespace: str | None = None):

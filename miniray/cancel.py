@@ -25,7 +25,8 @@ from .execution import BodyRun
 from .objects import ObjectRef
 from .runtime import Runtime
 from .states import TERMINAL, TaskState
-from .tasks import TaskSpec, wrap
+from .task_errors import wrap
+from .tasks import TaskSpec
 
 
 def cancel(ray_object_ref, *, force: bool = False, recursive: bool = True) -> None:
@@ -41,7 +42,7 @@ def cancel(ray_object_ref, *, force: bool = False, recursive: bool = True) -> No
         return None
     if spec.kind == "actor_task" and force:
         raise ValueError("force=True is not supported for actor tasks.")
-    context.interact(rt, lambda: _cancel(rt, spec, force, recursive))
+    context.interact(rt, lambda: _cancel(rt, spec, force, recursive), "cancel")
     return None
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .isolation import ProcessSpace
+
 if TYPE_CHECKING:  # types only: these modules stand on this one
     from .actors import Actor
     from .execution import BodyRun
@@ -26,6 +28,7 @@ class Worker:
         self.owned: list[str] = []  # ids of the objects it owns, in creation order
         self.actor: Actor | None = None
         self.task: TaskSpec | None = None  # the task whose attempt it runs
+        self.space = ProcessSpace()  # its own copy of the learner's state (miniray/isolation)
 
     def __repr__(self) -> str:
         return f"<Worker pid={self.pid} {self.kind} on {self.node.name}>"

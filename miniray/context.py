@@ -12,6 +12,7 @@ The state itself lives in `session.SESSION`; this module is the one way to switc
 from __future__ import annotations
 
 import asyncio
+import builtins
 import os
 import threading
 import time
@@ -20,6 +21,8 @@ from typing import Any
 
 from . import aio, process
 from .execution import BodyRun, WorkerExit
+from .isolation import warn_file_write
+from .journal import learner_site
 from .runtime import Runtime
 from .session import SESSION
 
@@ -77,10 +80,10 @@ def start_local(
     return rt
 
 
-def interact(rt: Runtime, live: Callable[[], Any]) -> Any:
-    """Run a cluster call: directly from the driver, or journaled when made inside a body."""
-    if rt.current:
-        return rt.current[-1].interact(live)
+def interact(rt: Runtime, live: Callable[[], Any], op: str) -> Any:
+    """Run a cluster call: directly from the driver, or journaled (as `op`) inside a body."""
+    if rt._current:
+        return rt._current[-1].interact(live, op)
     return live()
 
 
@@ -109,9 +112,9 @@ def deactivate() -> None:
 
 def _body() -> BodyRun | None:
     rt = SESSION.active
-    if rt is None or not rt.current or threading.current_thread() is not threading.main_thread():
+    if rt is None or not rt._current or threading.current_thread() is not threading.main_thread():
         return None
-    return rt.current[-1]
+    return rt._current[-1]
 
 
 _ABSENT = object()  # a function this platform lacks (os.kill in Pyodide): removed again on deactivate
@@ -142,15 +145,23 @@ def _install() -> None:
             if body is None:
                 return real()
             # Journaled, so a replayed body reads the same clock it read the first time.
-            return body.interact(lambda: base + body.rt.now())
+            return body.interact(lambda: base + body.rt.now(), "clock")
 
         return read
 
     def exit_(code: int = 0) -> None:
         body = _body()
-        if body is not None:
-            raise WorkerExit(f"os._exit({code})")
+        if body is not None:  # the process ends here: no cleanup of its reaches the cluster
+            raise body.halt(WorkerExit(f"os._exit({code})"))
         real_exit(code)
+
+    real_open = builtins.open
+
+    def open_(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        body = _body()
+        if body is not None and any(c in mode for c in "wax+"):  # a task writing this machine's files
+            warn_file_write(file, learner_site(*body.rt.library))
+        return real_open(file, mode, *args, **kwargs)
 
     stand_ins: list[tuple[Any, str, Any]] = [
         (time, "sleep", sleep),
@@ -163,6 +174,8 @@ def _install() -> None:
         (os, "kill", process.simulated_kill(real_kill, real_getpid, current, _body)),
         # Async actor methods (miniray/aio.py): asyncio.sleep in a body spends virtual time.
         (asyncio, "sleep", aio.simulated_sleep(asyncio.sleep, _body)),
+        # Files are shared by every simulated worker, unlike Ray's nodes: writing one warns.
+        (builtins, "open", open_),
     ]
     SESSION.patched = [(owner, name, getattr(owner, name, _ABSENT)) for owner, name, _ in stand_ins]
     for owner, name, stand_in in stand_ins:

@@ -39,6 +39,8 @@ class Kind(StrEnum):
     OBJECT_FREE = "object.free"
     OBJECT_SPILL = "object.spill"
     OBJECT_RESTORE = "object.restore"
+    OBJECT_COPY = "object.copy"
+    OBJECT_EVICT = "object.evict"
     PG_CREATE = "pg.create"
     PG_STATE = "pg.state"
     PG_BUNDLES_LOST = "pg.bundles_lost"
@@ -122,6 +124,10 @@ CATALOGUE: dict[str, EventSpec] = {
         ("object", "node", "size"), ("fallback",), "a copy moved to the node's disk"
     ),
     Kind.OBJECT_RESTORE: EventSpec(("object", "node", "size"), doc="a spilled copy moved back into memory"),
+    Kind.OBJECT_COPY: EventSpec(
+        ("object", "node", "size"), doc="a reader's node got a copy of an object (a get, a task's argument)"
+    ),
+    Kind.OBJECT_EVICT: EventSpec(("object", "node"), doc="a reader's copy was dropped to make room"),
     Kind.PG_CREATE: EventSpec(("pg", "strategy", "bundles"), doc="a placement group was created"),
     Kind.PG_STATE: EventSpec(("pg", "old", "new"), doc="a placement group's state changed"),
     Kind.PG_BUNDLES_LOST: EventSpec(("pg", "node", "bundles"), doc="a dead node took bundles with it"),

@@ -17,15 +17,18 @@ from __future__ import annotations
 import copy
 import inspect
 import io
-import os
 import sys
-import traceback
 from collections.abc import Callable
 from typing import Any
 
 from .aio import run_coroutine
+from .copying import Frozen, thaw
 from .events import Kind
+from .exceptions import SimulationError
+from .isolation import Export
+from .journal import JournalEntry, Nondeterministic, learner_site, mismatch_message
 from .objects import fresh_error
+from .tracebacks import remote_traceback
 
 
 class Suspended(BaseException):
@@ -74,22 +77,31 @@ class BodyRun:
         on_return: Callable[[Any], None],
         on_raise: Callable[[BaseException, str], None],
         instance: Any = None,
+        export: Export | None = None,
     ):
         self.rt = rt
         self.worker = worker
         self.key = key  # stable name of this attempt, e.g. "f#1/2": the fault schedule's target
         self.label = label  # for worker stdout prefixes, like Ray's "(f pid=...)"
         self.fn = fn
-        self.args = args
+        self.args = args  # frozen values (miniray/copying.py): each run thaws its own copy
         self.kwargs = kwargs
+        self.frozen_args = Frozen in set(map(type, args)) or Frozen in set(map(type, kwargs.values()))
         self.on_return = on_return
         self.on_raise = on_raise
         self.instance = instance
+        self.export = export  # the learner state its process has its own copy of (miniray/isolation)
         self.snapshot = None
-        self.journal: list[tuple[bool, Any]] = []
+        self.memory_at_start: list | None = None  # the process's copy as the attempt began
+        self.journal: list[JournalEntry] = []
+        self.sites: list[tuple[str, str]] = []  # (op, file:line) of each entry: kept after it ends
+        self.asking: tuple[str, str] = ("", "")  # the call that blocked, answered by `resume`
         self.cursor = 0
         self.emitted = 0
         self.live = True
+        self.unwinding: WorkerExit | Suspended | None = None  # set once the body must stop
+        self.out_mark = -1  # where its output ended when it began to unwind
+        self.out: io.StringIO | None = None
         self.waiting: str = ""  # what it is blocked on, for the stall diagnosis
         self.timers: list = []
         self.crash_step = rt.faults.crash_step(key)
@@ -104,7 +116,10 @@ class BodyRun:
                 self.snapshot = copy.deepcopy(self.instance.__dict__)
             except Exception:
                 self.snapshot = None
+        if self.export is not None:
+            self.memory_at_start = self.worker.space.snapshot(self.export)
         self.worker.body = self
+        self.rt.journals[self.key] = self.sites
         self._run()
 
     def stop(self) -> None:
@@ -121,38 +136,54 @@ class BodyRun:
         if node.frozen_until > self.rt.now():  # a paused node runs nothing until it resumes
             self.timers.append(self.rt.call_at(node.frozen_until, self._run))
             return
-        if self.runs and self.instance is not None and self.snapshot is not None:
-            self.instance.__dict__.clear()
-            self.instance.__dict__.update(copy.deepcopy(self.snapshot))
+        export, space = self.export, self.worker.space
+        if self.runs:  # a re-run starts from the attempt's start, as the first run did
+            if self.instance is not None and self.snapshot is not None:
+                self.instance.__dict__.clear()
+                self.instance.__dict__.update(copy.deepcopy(self.snapshot))
+            if export is not None and self.memory_at_start is not None:
+                space.restore(export, self.memory_at_start)
         self.runs += 1
         self.cursor = 0
         self.waiting = ""
-        buf = io.StringIO()
+        self.unwinding = None
+        self.out_mark = -1
+        buf = self.out = io.StringIO()
         saved_stdout = sys.stdout
-        self.rt.current.append(self)
+        self.rt._current.append(self)
         sys.stdout = buf
         outcome: tuple[str, Any] | None = None
         intended = False
         budget = self.rt.config.get("max_body_lines")
         saved_trace = sys.gettrace() if budget else None
+        saved_memory = space.enter(export) if export is not None else None
         try:
             if budget:
                 sys.settrace(_line_counter(self, budget))
-            result = self.fn(*self.args, **self.kwargs)
+            if self.frozen_args:  # each run thaws its own copies: a re-run sees them unchanged
+                result = self.fn(
+                    *[thaw(a) for a in self.args], **{k: thaw(v) for k, v in self.kwargs.items()}
+                )
+            else:
+                result = self.fn(*self.args, **self.kwargs)
             if inspect.iscoroutine(result):  # an async actor method (miniray/aio.py)
                 result = run_coroutine(result)
-            if self.crash_step is not None and self.crash_step == self.cursor:
-                raise WorkerExit(f"injected crash after step {self.cursor} of {self.key}")
+            if self.unwinding is None and self.crash_step is not None and self.crash_step == self.cursor:
+                # The same words as a crash between two steps: `step=N` strikes before step N, and
+                # a body that made N steps has none left, so this is its return.
+                raise WorkerExit(f"injected crash before step {self.cursor} of {self.key}, as it returns")
             outcome = ("return", result)
         except Suspended:
             outcome = None
         except WorkerExit as e:
             outcome, intended = ("exit", e.reason), e.intended
+        except Nondeterministic as e:
+            outcome = ("nondeterministic", str(e))
         except SystemExit as e:  # sys.exit() ends this worker, not the program, as in Ray
             ended = exit_of(self.worker.actor is not None, e)
             outcome, intended = ("exit", ended.reason), ended.intended
         except Exception as e:  # the user's exception: becomes RayTaskError(...) for the caller
-            outcome = ("raise", (e, _remote_traceback(e)))
+            outcome = ("raise", (e, remote_traceback(e)))
             # As in Ray, the cause reaches the caller as text plus the exception, not its frames.
             # Kept, they would hold every frame below and above (the driver's `get`, its refs) in a
             # cycle, so refs would be freed whenever the garbage collector ran: not replayable.
@@ -160,15 +191,27 @@ class BodyRun:
         finally:
             if budget:
                 sys.settrace(saved_trace)
+            if export is not None:
+                space.leave(export, saved_memory)
             sys.stdout = saved_stdout
-            self.rt.current.pop()
-            self._flush(buf.getvalue())
+            self.rt._current.pop()
+            text = buf.getvalue()
+            self._flush(text if self.out_mark < 0 else text[: self.out_mark])
+            self.out = None
+        # Once it began to unwind (blocked, or a crash struck), that decides how the run ended,
+        # whatever its cleanup did afterwards: raised something else, or swallowed the signal.
+        stop = self.unwinding
+        if isinstance(stop, Suspended):
+            outcome = None
+        elif isinstance(stop, WorkerExit):
+            outcome, intended = ("exit", stop.reason), stop.intended
         if outcome is None:
             return
         self.live = False
         # Done for good: drop what it held (arguments, journaled answers, the actor snapshot), so
         # a lingering reference to this run (a wake-up still registered somewhere) pins no refs.
         self.args, self.kwargs, self.journal, self.snapshot = (), {}, [], None
+        self.memory_at_start = None
         self.worker.body = None
         self.rt.faults.record_attempt(self.key, self.cursor)
         kind, value = outcome
@@ -176,6 +219,8 @@ class BodyRun:
             self.on_return(value)
         elif kind == "raise":
             self.on_raise(*value)
+        elif kind == "nondeterministic":
+            raise NondeterministicBody(value)
         else:
             self.rt.emit(
                 Kind.WORKER_EXIT,
@@ -190,7 +235,7 @@ class BodyRun:
 
     def _flush(self, text: str) -> None:
         new = text[self.emitted :]
-        self.emitted = len(text)
+        self.emitted = max(self.emitted, len(text))
         if not new:
             return
         prefix = f"({self.label} pid={self.worker.pid}) "
@@ -200,28 +245,66 @@ class BodyRun:
             sys.stdout.write("\n")
 
     # -- interactions (each one a journal entry and a fault choice point) ----------------------
-    def interact(self, live: Callable[[], Any]) -> Any:
-        if self.cursor < len(self.journal):
-            ok, value = self.journal[self.cursor]
-            self.cursor += 1
-            if ok:
-                return value
+    def interact(self, live: Callable[[], Any], op: str) -> Any:
+        """Make one call to the cluster (`op` names it: "get", "submit f", ...), or answer it from
+        the journal on a re-run. Nothing reaches the cluster once the body is unwinding."""
+        if self.unwinding is not None:
+            raise self._again()
+        cursor = self.cursor
+        if cursor < len(self.journal):
+            entry = self.journal[cursor]
+            if entry.op != op:
+                raise Nondeterministic(mismatch_message(self.key, cursor, entry, op, self._site(always=True)))
+            self.cursor = cursor + 1
+            if entry.ok:
+                return entry.value
             # A copy per raise: the raised one's traceback holds this frame, hence self and the
             # journal; raising the journaled instance would make a cycle only the GC frees.
-            raise fresh_error(value)
-        if self.crash_step is not None and self.crash_step == self.cursor:
-            raise WorkerExit(f"injected crash before step {self.cursor} of {self.key}")
+            raise fresh_error(entry.value)
+        if self.crash_step is not None and self.crash_step == cursor:
+            raise self.halt(WorkerExit(f"injected crash before step {cursor} of {self.key}"))
+        site = self._site()
+        self.asking = (op, site)
         try:
             value = live()
-        except (Suspended, WorkerExit):
-            raise
+        except (Suspended, WorkerExit) as signal:
+            raise self.halt(signal) from None
         except Exception as e:
-            self.journal.append((False, fresh_error(e)))
-            self.cursor += 1
+            self._record(op, site, False, fresh_error(e))
             raise
-        self.journal.append((True, value))
-        self.cursor += 1
+        self._record(op, site, True, value)
         return value
+
+    def _site(self, always: bool = False) -> str:
+        if not (always or self.rt.config["journal_sites"]):
+            return ""
+        library, prefixes = self.rt.library
+        return learner_site(library, prefixes, _RUN_CODE)
+
+    def _record(self, op: str, site: str, ok: bool, value: Any) -> None:
+        self.journal.append(JournalEntry(op, site, ok, value))
+        self.sites.append((op, site))
+        self.cursor += 1
+
+    def halt(self, signal: WorkerExit | Suspended) -> WorkerExit | Suspended:
+        """The body must stop here: from now on its cleanup (`finally`, `with`) reaches nothing,
+        and what it prints is dropped, so a re-run does not repeat an effect."""
+        if self.unwinding is None:
+            # A fresh instance: the raised one's traceback holds the body's frames (and through
+            # them this run), a cycle only the garbage collector would break.
+            self.unwinding = (
+                WorkerExit(signal.reason, signal.intended) if isinstance(signal, WorkerExit) else Suspended()
+            )
+            if self.out is not None:
+                self.out_mark = self.out.tell()  # written sequentially: the position is the length
+        return signal
+
+    def _again(self) -> BaseException:
+        """What a call made while unwinding raises: the same stop, again."""
+        stop = self.unwinding
+        if isinstance(stop, WorkerExit):
+            return WorkerExit(stop.reason, stop.intended)
+        return Suspended()
 
     def block(self, waiting: str) -> None:
         """Called by a live interaction that must wait: the answer arrives through `resume`."""
@@ -233,7 +316,9 @@ class BodyRun:
         if not self.live:
             return
         self.timers = []
-        self.journal.append((ok, value))
+        op, site = self.asking
+        self.journal.append(JournalEntry(op, site, ok, value))
+        self.sites.append((op, site))
         self.rt.call_later(0.0, self._run, label="resume")
 
     def sleep(self, seconds: float) -> None:
@@ -248,7 +333,15 @@ class BodyRun:
             self.timers.append(rt.call_at(wake, self.resume, True, None, label="wake"))
             self.block(f"time.sleep({seconds})")
 
-        self.interact(live)
+        self.interact(live, "sleep")
+
+
+# Where a body's own frames end: a journal entry's site is looked for above this frame only.
+_RUN_CODE = BodyRun._run.__code__
+
+
+class NondeterministicBody(SimulationError):
+    """A re-run body asked a different operation than its journal holds (see miniray/journal.py)."""
 
 
 class LineBudgetExceeded(BaseException):
@@ -276,49 +369,3 @@ def _line_counter(body: BodyRun, budget: int):
         return local
 
     return global_
-
-
-# Formatted tracebacks by (exception, frames). A grader runs one failing body hundreds of times,
-# and formatting is most of such a run's cost: Python (3.11 and more so 3.13+) re-reads and
-# re-parses each frame's line to place its carets. The text depends only on the key (a code
-# object and its instruction offset fix the line and the carets), so the cache changes no output.
-_TRACEBACK_TEXT: dict[tuple, str] = {}
-_TRACEBACK_CACHE_SIZE = 512
-
-
-def _remote_traceback(e: BaseException) -> str:
-    """The traceback as the caller should see it: the user's frames, not miniray's."""
-    tb = e.__traceback__
-    # Drop miniray's own frames before the user's (BodyRun._run, a generator task's wrapper).
-    package = os.path.dirname(os.path.abspath(__file__))
-    while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename.startswith(package):
-        tb = tb.tb_next
-    key = _traceback_key(e, tb)
-    text = _TRACEBACK_TEXT.get(key) if key is not None else None
-    if text is None:
-        lines = traceback.format_exception(type(e), e, tb)
-        if lines and lines[0].startswith("Traceback"):  # Ray's text starts at the user's first frame
-            lines = lines[1:]
-        text = "".join(lines)
-        if key is not None and _TRACEBACK_CACHE_SIZE:  # a size of 0 turns the cache off (bench)
-            if len(_TRACEBACK_TEXT) >= _TRACEBACK_CACHE_SIZE:
-                _TRACEBACK_TEXT.clear()
-            _TRACEBACK_TEXT[key] = text
-    return text
-
-
-def _traceback_key(e: BaseException, tb: Any) -> tuple | None:
-    """What a traceback's text depends on, or None when it depends on more (a chained exception)."""
-    if e.__cause__ is not None or (e.__context__ is not None and not e.__suppress_context__):
-        return None
-    if getattr(e, "__notes__", None):
-        return None
-    frames = []
-    while tb is not None:
-        frames.append((tb.tb_frame.f_code, tb.tb_lasti, tb.tb_lineno))
-        tb = tb.tb_next
-    try:
-        message = str(e)
-    except Exception:  # a user exception whose __str__ fails: format it the slow way
-        return None
-    return (type(e), message, tuple(frames))

@@ -14,18 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .events import Kind
-
-KINDS = (
-    "kill_node",
-    "kill_worker",
-    "kill_actor",
-    "crash",
-    "pause_node",
-    "hang_node",
-    "lose_object",
-    "use_memory",
-    "kill_gcs",
-)
+from .fault_kinds import FIELDS, KINDS, given
 
 
 @dataclass(frozen=True)
@@ -39,12 +28,12 @@ class Fault:
     size: float = 0.0  # use_memory: the bytes each attempt of `target` holds (miniray/memory)
 
     def __post_init__(self):
-        if self.kind not in KINDS:
+        kind = KINDS.get(self.kind)
+        if kind is None:
             raise ValueError(f"unknown fault kind {self.kind!r}; expected one of {', '.join(KINDS)}")
-        if self.kind == "crash" and self.step is None:
-            raise ValueError("a 'crash' fault needs step= (the interaction index in the attempt)")
-        if self.kind == "use_memory" and self.size <= 0:
-            raise ValueError("a 'use_memory' fault needs size= (bytes each attempt of the target holds)")
+        for name in kind.needs:
+            if not given(name, getattr(self, name)):
+                raise ValueError(f"a {self.kind!r} fault needs {name}= ({FIELDS[name]})")
 
     def token(self) -> str:
         """A compact text form, e.g. for a failing check to print so it can be replayed."""
@@ -94,16 +83,18 @@ class FaultInjector:
         self.attempts: list[tuple[str, int]] = []
         for fault in schedule:
             self.add(fault)
-        rt.kernel.before_step = self._before_step
 
     def add(self, fault: Fault) -> None:
-        if fault.kind == "use_memory":  # not an event: what the target's attempts hold while they run
-            self.rt.memory.declare(fault)
+        kind = KINDS[fault.kind]
+        if kind.declare is not None:  # not an event: a standing declaration (use_memory)
+            kind.declare(self, fault)
         elif fault.kind == "crash" and fault.at is None and fault.after_event is None:
             assert fault.step is not None  # Fault.__post_init__ requires it for a crash
             self.crashes[fault.target] = fault.step
         elif fault.after_event is not None:
             self.by_event.setdefault(fault.after_event, []).append(fault)
+            # Watch kernel steps only while a fault waits for one: no cost on a step otherwise.
+            self.rt._kernel.before_step = self._before_step
         elif fault.at is not None:
             self.rt.call_at(fault.at, self.apply, fault, label="fault")
         else:
@@ -116,56 +107,22 @@ class FaultInjector:
         self.attempts.append((key, steps))
 
     def _before_step(self, timer) -> None:
-        due = self.by_event.pop(self.rt.kernel.steps - 1, None)
+        due = self.by_event.pop(self.rt._kernel.steps - 1, None)
+        if not self.by_event:
+            self.rt._kernel.before_step = None
         if due:
             for fault in due:
                 self.apply(fault)
 
     # -- applying -------------------------------------------------------------------------------
     def apply(self, fault: Fault) -> None:
-        rt = self.rt
-        rt.emit(Kind.FAULT, fault=fault.token())
-        if fault.kind == "kill_node":
-            node = self._node(fault.target)
-            if node is not None and node.alive and not node.is_head:
-                rt.kill_node(node, cause="fault")
-        elif fault.kind in ("pause_node", "hang_node"):
-            node = self._node(fault.target)
-            if node is not None and node.alive:
-                until = rt.now() + (fault.duration if fault.duration > 0 else float("inf"))
-                node.frozen_until = max(node.frozen_until, until)
-                if until != float("inf"):
-                    rt.call_at(until, lambda: rt.emit(Kind.NODE_RESUMED, node=node.name), label="resume-node")
-        elif fault.kind == "kill_gcs":  # the head node's GCS process dies (miniray/head)
-            rt.gcs.kill()
-        elif fault.kind == "kill_worker":
-            worker = self._worker(fault.target)
-            if worker is not None:
-                rt.kill_worker(worker, cause="fault")
-        elif fault.kind == "kill_actor":
-            actor = self._actor(fault.target)
-            if actor is not None and actor.worker is not None:
-                rt.kill_worker(actor.worker, cause="fault")
-        elif fault.kind == "crash":  # a timed crash of whatever attempt `target` names, if running
-            for node in rt.nodes:
-                for worker in list(node.workers):
-                    if worker.body is not None and worker.body.key == fault.target:
-                        rt.kill_worker(worker, cause="fault")
-        elif fault.kind == "lose_object":
-            entry = rt.objects.entries.get(fault.target) or next(
-                (e for oid, e in rt.objects.entries.items() if oid.startswith(fault.target)), None
-            )
-            if entry is not None:
-                for node in entry.locations:
-                    node.store.pop(entry.object_id, None)
-                    node.spilled.pop(entry.object_id, None)
-                entry.locations = []
-                entry.inlined = False
+        self.rt.emit(Kind.FAULT, fault=fault.token())
+        KINDS[fault.kind].apply(self, fault)
 
-    def _node(self, target: str):
+    def node(self, target: str):
         return self.rt.node_by_id(target)
 
-    def _worker(self, target: str):
+    def worker(self, target: str):
         for node in self.rt.nodes:
             for worker in node.workers:
                 if str(worker.pid) == target or worker.worker_id == target:
@@ -176,7 +133,7 @@ class FaultInjector:
                     return min(busy, key=lambda w: w.pid)
         return None
 
-    def _actor(self, target: str):
+    def actor(self, target: str):
         actors = self.rt.actors
         if target in actors.named:
             return actors.named[target]

@@ -24,6 +24,7 @@ import inspect
 from typing import Any
 
 from . import exceptions as exc
+from .copying import shared
 from .objects import ObjectRef
 
 STREAMING = "streaming"
@@ -95,13 +96,13 @@ def body_for(fn, spec, how: str):
         return produced
 
     def streaming(*args, **kwargs):
-        rt.current[-1].streaming = True
+        rt._current[-1].streaming = True
         index = 0
         for value in items(args, kwargs):
             i, v = index, value
-            node = rt.current[-1].worker.node
+            node = rt._current[-1].worker.node
             # Journaled, so a body replayed after it blocked does not yield the item twice.
-            rt.current[-1].interact(lambda i=i, v=v, node=node: spec.stream.put(i, v, node))
+            rt._current[-1].interact(lambda i=i, v=v, node=node: spec.stream.put(i, v, node), "yield")
             index += 1
         return None
 
@@ -120,10 +121,10 @@ def body_for(fn, spec, how: str):
 def _put_item(rt, spec, value) -> ObjectRef:
     def live() -> ObjectRef:
         ref = rt.objects.create(spec.owner, spec, 0)
-        rt.objects.store(rt.objects.entries[ref.hex()], value, rt.current[-1].worker.node)
+        rt.objects.store(rt.objects.entries[ref.hex()], value, rt._current[-1].worker.node)
         return ref
 
-    return rt.current[-1].interact(live)  # journaled, as every cluster call in a body
+    return rt._current[-1].interact(live, "yield")  # journaled, as every cluster call in a body
 
 
 def _drive_async(agen):
@@ -144,6 +145,7 @@ def _drive_async(agen):
         )
 
 
+@shared
 class ObjectRefGenerator:
     """What `.remote()` returns for a streaming generator task: iterate it for ObjectRefs."""
 
@@ -156,7 +158,7 @@ class ObjectRefGenerator:
 
     def __next__(self) -> ObjectRef:
         rt = self._stream.rt
-        if rt.current:
+        if rt._current:
             raise NotImplementedError(
                 "miniray iterates an ObjectRefGenerator from the driver only; pass the refs "
                 "(or the values) to the task instead."

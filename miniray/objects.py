@@ -1,27 +1,22 @@
-"""Objects: refs, their owners, where copies live, reference counts, and what `get` finds.
+"""Objects: refs, their owners, reference counts, and what `get` finds.
 
 An object is either inlined in its owner's memory (small task returns, as Ray does below
-100 KiB) or held in one node's object store (large returns, and everything from `put`). A copy
-in a dead node's store is gone; an object whose owner died is gone for good (OwnerDiedError);
-a lost object with lineage can be rebuilt by re-running its task (tasks.reconstruct).
-
-Each node's store has a capacity (`Node.object_store_memory`). Creating an object that would
-take the store past it first spills the oldest objects to the node's local disk (Ray spills
-primary copies the same way). A spilled object is still there, but reading it costs
-size / `object_spilling_read_bytes_per_s` virtual seconds (`fetch_cost`), and it moves back into
-memory only if it fits without spilling anything else. So nothing degrades until the store is
-full, and then a whole class of reads falls off the zero-copy path at once: the spill cliff.
+100 KiB) or held in object stores (large returns, and everything from `put`): the store of the
+node that made it, and of every node that read it since (miniray/stores.py keeps the stores,
+their disks and the copies). An object whose copies are all gone is lost; an object whose owner
+died is gone for good (OwnerDiedError); a lost object with lineage can be rebuilt by re-running
+its task (tasks.reconstruct).
 """
 
 from __future__ import annotations
 
-import pickle
-import sys
 from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
+from .copying import SCALARS, Frozen, freeze, scalar_size, shared
 from .events import Kind
 from .states import ObjectState
+from .stores import Stores
 from .waitable import Event
 
 if TYPE_CHECKING:  # types only: the runtime imports this module
@@ -30,6 +25,7 @@ if TYPE_CHECKING:  # types only: the runtime imports this module
 INLINE_LIMIT = 100 * 1024  # Ray's max_direct_call_object_size
 
 
+@shared  # a handle: frozen values and copied worker memory keep it, never copy it
 class ObjectRef:
     """A handle to an object in the cluster. Python's own reference counting drives Ray's."""
 
@@ -102,6 +98,7 @@ class ObjectEntry:
         "size",
         "inlined",
         "locations",
+        "primary",
         "changed",
         "refs",
         "freed",
@@ -113,25 +110,17 @@ class ObjectEntry:
         self.task = task  # the TaskSpec that produces it (its lineage), or None for put
         self.index = index
         self.state = ObjectState.PENDING
+        # Serialized once (Frozen), every reader thawing its own copy; a number or string as is.
         self.value: Any = None
         self.error: BaseException | None = None
         self.size = 0
         self.inlined = False
-        self.locations: list = []  # nodes whose store holds a copy
+        self.locations: list = []  # nodes whose store holds a copy: the primary first, then readers'
+        self.primary = None  # the node it was created on: its copy is pinned (spilled, not evicted)
         # Happens at the object's next change (settled, failed, owner died); each change replaces it.
         self.changed = Event()
         self.refs = 0
         self.freed = False
-
-
-def copy_value(value: Any) -> tuple[Any, int]:
-    """An isolated copy and its size in bytes: gets see the value as it was when stored."""
-    nbytes = getattr(value, "nbytes", None)
-    try:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # lambdas and local classes: share the value rather than fail like a copy
-        return value, int(nbytes) if isinstance(nbytes, int) else sys.getsizeof(value)
-    return pickle.loads(data), int(nbytes) if isinstance(nbytes, int) else len(data)
 
 
 def fresh_error(error: BaseException) -> BaseException:
@@ -153,8 +142,7 @@ class ObjectTable:
     def __init__(self, rt: Runtime):
         self.rt = rt
         self.entries: dict[str, ObjectEntry] = {}
-        self.spilled_bytes: dict[str, int] = {}  # node name -> bytes ever spilled (Ray's spill counter)
-        self.read_from_disk: dict[str, int] = {}  # node name -> bytes ever read back from disk
+        self.stores = Stores(rt, self)  # each node's store and disk (miniray/stores.py)
 
     # -- reference counting -------------------------------------------------------------
     def incref(self, object_id: str) -> None:
@@ -174,10 +162,7 @@ class ObjectTable:
         if entry.freed:
             return
         entry.freed = True
-        for node in entry.locations:
-            node.store.pop(entry.object_id, None)
-            node.spilled.pop(entry.object_id, None)
-        entry.locations = []
+        self.stores.forget(entry)
         entry.value = None
         self.entries.pop(entry.object_id, None)
         if self.rt.alive:
@@ -203,9 +188,13 @@ class ObjectTable:
         """Make `value` the object's value: inlined at the owner if small, else in `node`'s store."""
         if entry.freed:
             return
-        value, size = copy_value(value)
-        entry.value = value
-        entry.size = size
+        if type(value) in SCALARS:  # nothing a reader could change: kept as it is, sized as pickled
+            entry.value = value
+            size = entry.size = scalar_size(value)
+        else:
+            frozen = value if type(value) is Frozen else freeze(value)
+            entry.value = frozen
+            size = entry.size = frozen.size
         entry.error = None
         entry.state = ObjectState.READY
         if size < INLINE_LIMIT and not force_plasma:
@@ -213,68 +202,8 @@ class ObjectTable:
             entry.locations = []
         else:
             entry.inlined = False
-            entry.locations = [node]
-            self._admit(node, entry.object_id, size)
+            self.stores.admit_primary(entry, node)
         self._wake(entry)
-
-    # -- capacity and spilling ------------------------------------------------------------
-    def capacity(self, node) -> float:
-        return node.object_store_memory * self.rt.config["object_spilling_threshold"]
-
-    def _admit(self, node, object_id: str, size: int) -> None:
-        """Put a new copy in `node`'s memory, spilling the oldest copies first if it would not fit."""
-        cap = self.capacity(node)
-        used = sum(node.store.values())
-        if used + size > cap:
-            for oid in list(node.store):  # insertion order: the least recently created or read first
-                if used + size <= cap:
-                    break
-                used -= node.store[oid]
-                self._spill(node, oid, node.store.pop(oid))
-        if used + size > cap:  # larger than what is free even with everything spilled: straight to disk
-            self._spill(node, object_id, size, fallback=True)
-            return
-        node.store[object_id] = size
-
-    def _spill(self, node, object_id: str, size: int, fallback: bool = False) -> None:
-        node.spilled[object_id] = size
-        self.spilled_bytes[node.name] = self.spilled_bytes.get(node.name, 0) + size
-        fields = {"fallback": True} if fallback else {}
-        self.rt.emit(Kind.OBJECT_SPILL, object=object_id[:12], node=node.name, size=size, **fields)
-
-    def spilled(self, entry: ObjectEntry) -> bool:
-        """True when the only live copies are on disk (reading it pays the disk)."""
-        live = [n for n in entry.locations if n.alive]
-        return bool(live) and not entry.inlined and all(entry.object_id not in n.store for n in live)
-
-    def fetch_cost(self, refs) -> float:
-        """Virtual seconds to read these objects: zero from memory, size / bandwidth from disk.
-
-        A read restores the object into memory when it fits without spilling others (as Ray
-        restores on access); under pressure it stays on disk and every read pays again.
-        """
-        seconds, seen = 0.0, set()
-        bandwidth = float(self.rt.config["object_spilling_read_bytes_per_s"])
-        for ref in refs:
-            entry = self.entries.get(ref.hex() if isinstance(ref, ObjectRef) else ref)
-            if (
-                entry is None
-                or entry.object_id in seen
-                or entry.state != ObjectState.READY
-                or not self.spilled(entry)
-            ):
-                continue
-            seen.add(entry.object_id)
-            seconds += entry.size / bandwidth
-            node = next(n for n in entry.locations if n.alive)
-            self.read_from_disk[node.name] = self.read_from_disk.get(node.name, 0) + entry.size
-            if sum(node.store.values()) + entry.size <= self.capacity(node):
-                node.spilled.pop(entry.object_id, None)
-                node.store[entry.object_id] = entry.size
-                self.rt.emit(
-                    Kind.OBJECT_RESTORE, object=entry.object_id[:12], node=node.name, size=entry.size
-                )
-        return seconds
 
     def fail(self, entry: ObjectEntry, error: BaseException) -> None:
         if entry.freed:
@@ -302,7 +231,8 @@ class ObjectTable:
         return entry.inlined or any(n.alive for n in entry.locations)
 
     def resolve(self, entry: ObjectEntry) -> tuple[str, Any] | None:
-        """("value", v) or ("error", e) if settled now; None if pending (rebuilding if it must).
+        """("value", frozen) or ("error", e) if settled now; None if pending (rebuilding if it
+        must). The value comes frozen (miniray/copying.py): the reader thaws its own copy.
 
         A caller that gets None waits on `entry.changed` and calls again when it happens.
         """
@@ -322,15 +252,6 @@ class ObjectTable:
         if entry.state == ObjectState.ERROR:
             return ("error", entry.error)
         return None
-
-    def drop_node(self, node) -> None:
-        """A node died: its store's copies are gone (reconstruction happens when someone asks)."""
-        for oid in list(node.store) + list(node.spilled):  # spilled to local disk: gone with the node
-            entry = self.entries.get(oid)
-            if entry is not None:
-                entry.locations = [n for n in entry.locations if n is not node]
-        node.store.clear()
-        node.spilled.clear()
 
     def owner_died(self, worker) -> None:
         """Everything the worker owned is unreachable now; wake whoever waits on it."""

@@ -98,15 +98,15 @@ def _signal(rt: Runtime, body: BodyRun | None, worker: Worker, pid: int, sig: in
             "worker does not have."
         )
     name = signal.Signals(sig).name
-    if body is not None and body.worker is worker:
-        raise WorkerExit(f"killed by {name}")
+    if body is not None and body.worker is worker:  # the process ends here: its cleanup reaches nothing
+        raise body.halt(WorkerExit(f"killed by {name}"))
 
     def live() -> None:
         rt.emit(Kind.WORKER_SIGNAL, worker=worker.pid, node=worker.node.name, signal=name)
         rt.kill_worker(worker, cause="signal")
 
     if body is not None:  # another worker's body sends it: journaled, so a replay sends it once
-        body.interact(live)
+        body.interact(live, f"os.kill {name}")
     else:
         live()
     return None

@@ -7,10 +7,12 @@ from typing import Any
 
 from . import context, generators
 from .actors import BUILTIN_METHODS
+from .copying import shared
 from .options import validate
 from .tasks import TaskSpec
 
 
+@shared
 class RemoteFunction:
     def __init__(self, fn, opts: dict):
         self._function = fn
@@ -45,6 +47,7 @@ class RemoteFunction:
         def live():
             opts = self._opts if how is None else dict(self._opts, _generator=how)
             spec = TaskSpec(rt, name, self._function, args, kwargs, opts, rt.caller())
+            spec.export = rt.exports.of(self._function)  # its first .remote() in this runtime exports it
             if how is not None:
                 spec.fn = generators.body_for(self._function, spec, how)
             refs = rt.tasks.submit(spec, num_returns)
@@ -53,9 +56,10 @@ class RemoteFunction:
                 return generators.ObjectRefGenerator(spec.stream)
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
 
-        return context.interact(rt, live)
+        return context.interact(rt, live, f"submit {name}")
 
 
+@shared
 class ActorClass:
     def __init__(self, cls, opts: dict):
         self._cls = cls
@@ -70,6 +74,20 @@ class ActorClass:
             f"Actors cannot be instantiated directly. Instead of '{self._cls.__name__}()', "
             f"use '{self._cls.__name__}.remote()'."
         )
+
+    def __getattr__(self, name: str) -> Any:
+        """The class's own attributes (`Counter.registry`), as Ray's ActorClass inherits them."""
+        if name.startswith("__") or name in ("_cls", "_opts"):
+            raise AttributeError(name)
+        return getattr(self._cls, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """`Counter.n += 1` in a method writes the class attribute, which each actor's process has
+        its own copy of (miniray/isolation): on Ray it lands on that process's copy of the class."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._cls, name, value)
 
     def options(self, **opts) -> ActorClass:
         merged = dict(self._opts)
@@ -86,9 +104,10 @@ class ActorClass:
             actor = rt.actors.create(self._cls, args, kwargs, self._opts, rt.caller())
             return ActorHandle(actor)
 
-        return context.interact(rt, live)
+        return context.interact(rt, live, f"create actor {self.__name__}")
 
 
+@shared
 class ActorHandle:
     def __init__(self, actor):
         self._actor = actor
@@ -118,6 +137,7 @@ def _rebuild_handle(actor) -> ActorHandle:
     return ActorHandle(actor)
 
 
+@shared
 class ActorMethod:
     def __init__(self, handle: ActorHandle, name: str, opts: dict):
         self._handle = handle
@@ -156,7 +176,7 @@ class ActorMethod:
                 return generators.ObjectRefGenerator(stream)
             return refs[0] if num_returns == 1 else (None if num_returns == 0 else refs)
 
-        return context.interact(rt, live)
+        return context.interact(rt, live, f"call {actor.class_name}.{self._name}")
 
 
 def method(*args, **opts):

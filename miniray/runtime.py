@@ -18,6 +18,7 @@ from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
 from .head import Gcs
 from .ids import IdMaker
+from .isolation import Exports
 from .kernel import Kernel, Timer
 from .log import EventLog
 from .memory import MemoryMonitor
@@ -37,11 +38,20 @@ DEFAULT_CONFIG = {
     "object_spilling_threshold": 1.0,
     "object_spilling_read_bytes_per_s": 500e6,  # a local SSD read, the seed's 500 MB/s
     "max_body_lines": None,  # lines of user code one attempt may run; None: no limit (as in Ray)
+    # Note the learner's file:line of each journal entry (Run.journals, the debugger's code links).
+    # A grader's search over hundreds of schedules turns it off, as it turns the log's text off.
+    "journal_sites": True,
 }
 
 
 def _noop() -> None:
     pass
+
+
+def _module_test(names: frozenset[str]) -> Callable[[str], bool]:
+    """Is a module one of `names`, or inside one of them?"""
+    prefixes = tuple(f"{name}." for name in names)
+    return lambda module: module in names or module.startswith(prefixes)
 
 
 def _never() -> bool:
@@ -56,19 +66,30 @@ class Runtime:
     `scheduler.node_filters`, `log.listeners` and `kernel.observers`.
     """
 
-    def __init__(self, seed: int = 0, system_config: dict | None = None, faults=None):
+    def __init__(
+        self,
+        seed: int = 0,
+        system_config: dict | None = None,
+        faults=None,
+        by_value: frozenset[str] = frozenset({"__main__"}),
+        library: frozenset[str] = frozenset({"miniray"}),
+    ):
         self.seed = seed
         self.config: dict = dict(DEFAULT_CONFIG)
         self.system_config: dict = dict(system_config or {})
         for key in DEFAULT_CONFIG:
             if key in self.system_config:
                 self.config[key] = self.system_config[key]
-        self.kernel = Kernel()
+        self._kernel = Kernel()
         self.ids = IdMaker(seed)
-        self.log = EventLog(CATALOGUE, steps=self.kernel.step_count)
+        self._log = EventLog(CATALOGUE, steps=self._kernel.step_count)
         self.alive = True
         self.nodes: list[Node] = []
-        self.current: list[BodyRun] = []  # stack of bodies executing now (empty: the driver)
+        self._current: list[BodyRun] = []  # stack of bodies executing now (empty: the driver)
+        # Each attempt's journal as (operation, learner's file:line), kept after it ends (sim.Run).
+        self.journals: dict[str, list[tuple[str, str]]] = {}
+        self.library = (library, tuple(f"{name}." for name in library))  # as journal.learner_site takes it
+        self.exports = Exports(_module_test(by_value), _module_test(library))  # as first exported
         self.ordinals: dict[str, int] = {}
         self.pids = 10000
         self.workers: list[Worker] = []  # every worker ever started, dead ones too (state API)
@@ -95,28 +116,28 @@ class Runtime:
     # -- the clock: what managers and plug-ins ask of the kernel, by name ------------------------
     def now(self) -> float:
         """The virtual time, in seconds."""
-        return self.kernel.now
+        return self._kernel.now
 
     def call_at(self, time: float, fn: Callable, *args: Any, label: str = "") -> Timer:
         """Run fn(*args) at virtual time `time` (cancel it through the Timer)."""
-        return self.kernel.at(time, fn, *args, label=label)
+        return self._kernel.at(time, fn, *args, label=label)
 
     def call_later(self, delay: float, fn: Callable, *args: Any, label: str = "") -> Timer:
         """Run fn(*args) `delay` virtual seconds from now (cancel it through the Timer)."""
-        return self.kernel.schedule(delay, fn, *args, label=label)
+        return self._kernel.schedule(delay, fn, *args, label=label)
 
     def advance_quietly(self, when: float) -> bool:
         """Move the clock straight to `when` if nothing is due before it (a sleep or a disk read
         nobody can observe), and say whether it moved; else the caller waits on a timer."""
-        nxt = self.kernel.peek()
+        nxt = self._kernel.peek()
         if nxt is not None and nxt <= when:
             return False
-        self.kernel.now = when
+        self._kernel.now = when
         return True
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def emit(self, kind: Kind, **fields: Any):
-        return self.log.emit(self.kernel.now, kind, **fields)
+        return self._log.emit(self._kernel.now, kind, **fields)
 
     def next_ordinal(self, name: str) -> int:
         n = self.ordinals.get(name, 0) + 1
@@ -131,8 +152,8 @@ class Runtime:
 
     def caller(self) -> Worker:
         """The worker on whose behalf the current code runs: a body's worker, or the driver."""
-        if self.current:
-            return self.current[-1].worker
+        if self._current:
+            return self._current[-1].worker
         assert self.driver is not None, "a runtime gets its driver with its head node"
         return self.driver
 
@@ -225,7 +246,7 @@ class Runtime:
     def node_lost(self, node: Node) -> None:
         """What a dead (or presumed dead) node takes with it once its workers are dealt with: the
         copies in its store and on its disk, and the placement-group bundles it held."""
-        self.objects.drop_node(node)
+        self.objects.stores.drop_node(node)
         self.placement.on_node_dead(node)
         self.request_dispatch()
 
@@ -233,7 +254,7 @@ class Runtime:
     def request_dispatch(self) -> None:
         """Coalesce placement into one event per instant: many releases, one scheduling pass."""
         if self._dispatch_timer is None:
-            self._dispatch_timer = self.kernel.schedule(0.0, self._dispatch, label="dispatch")
+            self._dispatch_timer = self._kernel.schedule(0.0, self._dispatch, label="dispatch")
         for listener in self.dispatch_listeners:
             listener()
 
@@ -244,7 +265,7 @@ class Runtime:
 
     # -- driving the simulation from the driver ----------------------------------------------------
     def step(self) -> bool:
-        kernel = self.kernel
+        kernel = self._kernel
         if kernel.steps >= self.config["max_events"]:
             raise BudgetExceeded(
                 f"event budget exhausted: {kernel.steps} events ran (max_events="
@@ -270,18 +291,18 @@ class Runtime:
     def run_until(self, done: Callable[[], bool], timeout: float | None, what: str) -> bool:
         """Run events until `done()`; False if the timeout (virtual seconds) passes first."""
         self.gcs.raise_if_exited()  # the driver already gave up on a dead GCS: its process is gone
-        deadline = None if timeout is None else self.kernel.now + max(0.0, timeout)
+        deadline = None if timeout is None else self._kernel.now + max(0.0, timeout)
         # A marker at the deadline keeps a sleeping body from fast-forwarding past it.
-        marker = None if deadline is None else self.kernel.at(deadline, _noop, label="deadline")
+        marker = None if deadline is None else self._kernel.at(deadline, _noop, label="deadline")
         try:
             while not done():
-                nxt = self.kernel.peek()
+                nxt = self._kernel.peek()
                 if (
                     deadline is not None
                     and (nxt is None or nxt >= deadline)
-                    and (nxt is None or self.kernel.next_timer() is marker)
+                    and (nxt is None or self._kernel.next_timer() is marker)
                 ):
-                    self.kernel.now = max(self.kernel.now, deadline)
+                    self._kernel.now = max(self._kernel.now, deadline)
                     return done()
                 if nxt is None:
                     raise Stalled(self.diagnose(what))
@@ -293,7 +314,7 @@ class Runtime:
 
     def diagnose(self, what: str) -> str:
         lines = [
-            f"nothing can make progress: {what} at virtual time {self.kernel.now:.3f}s, "
+            f"nothing can make progress: {what} at virtual time {self._kernel.now:.3f}s, "
             "and no event is left to run."
         ]
         for spec in self.tasks.waiting_specs():

@@ -17,7 +17,7 @@ class RuntimeContext:
 
     def _here(self):
         rt = context.runtime()
-        body = rt.current[-1] if rt.current else None
+        body = rt._current[-1] if rt._current else None
         return rt, body
 
     def get_job_id(self) -> str:

@@ -38,6 +38,13 @@ class Session:
     clusters_made: int = 0  # numbers addresses: never reused, so two live clusters never share one
     # The real functions miniray's stand in for while a runtime is up: (owner, name, original).
     patched: list[tuple[Any, str, Any]] | None = None
+    # Modules whose functions each simulated worker gets its own copy of, as Ray pickles them by
+    # value (miniray/isolation): `__main__` (scripts, notebook cells), and what
+    # `sim.copy_by_value` adds (a grader's submissions, the course's stories). A name covers its
+    # submodules.
+    by_value: set[str] = field(default_factory=lambda: {"__main__"})
+    # Modules that are not the learner's code: a journal entry names the first frame outside them.
+    library: set[str] = field(default_factory=lambda: {"miniray"})
 
     def new_runtime(self, system_config: dict | None = None, seed: int | None = None) -> Runtime:
         check_system_config(system_config, DEFAULT_CONFIG)  # unknown keys are refused, as Ray 2.60 does
@@ -47,6 +54,8 @@ class Session:
             seed=self.pending.seed if seed is None else seed,
             system_config=cfg,
             faults=list(self.pending.faults),
+            by_value=frozenset(self.by_value),
+            library=frozenset(self.library),
         )
 
     def register_cluster(self, rt: Runtime) -> str:

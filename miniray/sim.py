@@ -15,10 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import context
+from .copying import shared
+from .events import Kind
 from .exceptions import BudgetExceeded, SimulationError, Stalled
+from .fault_kinds import KINDS
+from .fault_kinds import moves as fault_moves
 from .faults import ChoicePoints, Fault, parse_token, random_schedule
-from .kernel import Timer
-from .log import Record
+from .kernel import Kernel, Timer
+from .log import EventLog, Record
+from .memory import oom_retry_delay_s
 from .observe.blob import Blob
 from .observe.metrics import metrics
 from .runtime import Runtime
@@ -31,15 +36,8 @@ __all__ = [
     "set_budget",
     "schedule",
     "inject",
-    "kill_node",
-    "kill_worker",
-    "kill_actor",
-    "pause_node",
-    "hang_node",
-    "lose_object",
-    "crash",
-    "use_memory",
-    "kill_gcs",
+    "moves",
+    *KINDS,  # one helper per fault kind: kill_node, crash, pause_node, use_memory, ...
     "event_log",
     "log_text",
     "choice_points",
@@ -48,11 +46,20 @@ __all__ = [
     "Run",
     "Attempt",
     "current_attempt",
+    "copy_by_value",
+    "external",
+    "library_code",
     "on_record",
     "call_at",
     "call_later",
     "Record",
     "Timer",
+    "Kind",  # the event catalogue: every record's kind (miniray/events.py)
+    # Building blocks for a course's own discrete-event model (the fleet controller): the clock
+    # and the log miniray itself runs on.
+    "Kernel",
+    "EventLog",
+    "oom_retry_delay_s",  # Ray's backoff between retries of an OOM-killed task (miniray/memory)
     "Fault",
     "parse_token",
     "random_schedule",
@@ -71,7 +78,7 @@ def _rt() -> Runtime:
 def now() -> float:
     """Virtual seconds since the cluster started (journaled inside a body, like time.time)."""
     rt = _rt()
-    return context.interact(rt, lambda: rt.now())
+    return context.interact(rt, lambda: rt.now(), "clock")
 
 
 def sleep(seconds: float) -> None:
@@ -121,62 +128,31 @@ def inject(fault: Fault | str) -> None:
         schedule([fault])
 
 
-def _node_name(node: Any) -> str:
-    if isinstance(node, dict):
-        return node["NodeID"]
-    return getattr(node, "node_id", node)
+def moves() -> dict[str, str]:
+    """The fault kinds a grader's search may inject, by move name ("node_loss": "kill_node"),
+    from their entries in miniray/fault_kinds.py."""
+    return fault_moves()
 
 
-def kill_node(node: Any, at: float | None = None) -> None:
-    inject(Fault("kill_node", _node_name(node), at=at))
+def __getattr__(name: str) -> Callable[..., None]:
+    """`sim.kill_node(node, at=...)`, `sim.crash(attempt, step)`, ...: one helper per fault kind,
+    made from its entry in miniray/fault_kinds.py (its docstring says what it does)."""
+    kind = KINDS.get(name)
+    if kind is None:
+        raise AttributeError(f"module 'miniray.sim' has no attribute {name!r}")
+    return kind.helper()
 
 
-def kill_worker(target: Any, at: float | None = None) -> None:
-    """Kill a worker by pid, or the lowest-pid busy task worker of a node."""
-    inject(Fault("kill_worker", str(_node_name(target)), at=at))
-
-
-def kill_actor(handle: Any, at: float | None = None) -> None:
-    """Kill an actor's process (a crash: restarts apply, unlike ray.kill(no_restart=True))."""
-    inject(Fault("kill_actor", getattr(handle, "_actor_id", handle), at=at))
-
-
-def pause_node(node: Any, duration: float, at: float | None = None) -> None:
-    inject(Fault("pause_node", _node_name(node), at=at, duration=duration))
-
-
-def hang_node(node: Any, duration: float = 0.0, at: float | None = None) -> None:
-    """Freeze a node; duration 0 means for good."""
-    inject(Fault("hang_node", _node_name(node), at=at, duration=duration))
-
-
-def lose_object(ref: Any, at: float | None = None) -> None:
-    inject(Fault("lose_object", ref.hex() if hasattr(ref, "hex") else str(ref), at=at))
-
-
-def crash(attempt: str, step: int) -> None:
-    inject(Fault("crash", attempt, step=step))
-
-
-def kill_gcs(at: float | None = None) -> None:
-    """The head node's GCS dies (at virtual time `at`, or now): see miniray/head."""
-    inject(Fault("kill_gcs", "head", at=at))
-
-
-def use_memory(target: str, size: float, ramp_s: float = 0.0) -> None:
-    """Every attempt of `target` (a task name, "name#2" for one call, or an actor class) holds
-    `size` bytes, reached over its first `ramp_s` seconds: what the memory monitor weighs.
-
-    The script stays plain Ray: on real Ray the memory is whatever the code really allocates."""
-    inject(Fault("use_memory", target, duration=ramp_s, size=size))
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 def event_log() -> list:
-    return list(_rt().log.records)
+    return list(_rt()._log.records)
 
 
 def log_text() -> str:
-    return _rt().log.text()
+    return _rt()._log.text()
 
 
 @dataclass(frozen=True)
@@ -187,21 +163,43 @@ class Attempt:
     position: int  # interactions it has made so far: a crash with step=position strikes next
     pid: int  # its worker's simulated pid
     node: str  # its node's name, "node:1"
+    runs: int  # how many times its body has started: more than 1 once it has been replayed
 
 
 def current_attempt() -> Attempt | None:
     """The attempt running now, or None in the driver (or with no cluster up)."""
     rt = context.current()
-    body = rt.current[-1] if rt is not None and rt.current else None
+    body = rt._current[-1] if rt is not None and rt._current else None
     if body is None:
         return None
-    return Attempt(body.key, body.cursor, body.worker.pid, body.worker.node.name)
+    return Attempt(body.key, body.cursor, body.worker.pid, body.worker.node.name, body.runs)
+
+
+def copy_by_value(module: str) -> None:
+    """Treat functions from `module` (and its submodules) as Ray treats `__main__`'s: pickled by
+    value, so each simulated worker process gets its own copy of the module-level, closure and
+    class-attribute state they use. `__main__` (scripts, notebook cells) always is. Takes effect
+    from the next runtime on."""
+    SESSION.by_value.add(module)
+
+
+def external(cls: type) -> type:
+    """Class decorator for a stand-in for something outside the cluster (a database, a payment
+    API, a checkpoint store): its instances are never copied into a worker's memory or a task's
+    arguments, as a client object on Ray reaches the same service from any process."""
+    return shared(cls)
+
+
+def library_code(module: str) -> None:
+    """`module` (and its submodules) is not the learner's code: a journal entry's `file:line`
+    names the first frame outside it (a grader's services, a course model's helpers)."""
+    SESSION.library.add(module)
 
 
 def on_record(listener: Callable[[Record], None]) -> Callable[[], None]:
     """Call `listener(record)` for each record the active cluster logs from now on. Returns the
     function that stops it. A listener observes: it must not change the run."""
-    listeners = _rt().log.listeners
+    listeners = _rt()._log.listeners
     listeners.append(listener)
 
     def stop() -> None:
@@ -225,7 +223,7 @@ def call_later(delay: float, fn: Callable[..., Any], *args: Any) -> Timer:
 def choice_points(rt=None) -> ChoicePoints:
     rt = rt or _rt()
     return ChoicePoints(
-        events=rt.kernel.steps,
+        events=rt._kernel.steps,
         attempts=list(rt.faults.attempts),
         nodes=[n.node_id for n in rt.nodes if not n.is_head],
     )
@@ -244,6 +242,8 @@ class Run:
     events: int = 0
     points: ChoicePoints = field(default_factory=ChoicePoints)
     records: list[Record] = field(default_factory=list)  # the event log, in order
+    # Each attempt's calls to the cluster, in order, as (operation, learner's file:line).
+    journals: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def token(self) -> str:
         return f"seed={self.seed} faults=[{', '.join(f.token() for f in self.faults)}]"
@@ -263,6 +263,7 @@ def run(
     max_body_lines: int | None = None,
     log_text: bool = True,
     stop_on: tuple[type[BaseException], ...] = (),
+    journal_sites: bool = True,
 ) -> Run:
     """Run `scenario()` on a fresh runtime under a fault schedule; cheap enough to call per schedule.
 
@@ -270,6 +271,7 @@ def run(
     log only for the run it reports (formatting is about a fifth of a small run's cost).
     `stop_on`: exceptions outside `Exception` (a grader's own budget) that end the run and are
     recorded in `Run.error`, like the scenario's own errors, instead of propagating.
+    `journal_sites=False` leaves the learner's file:line out of `Run.journals` (a search's runs).
     """
     context.deactivate()
     schedule_ = [parse_token(f) if isinstance(f, str) else f for f in faults]
@@ -281,6 +283,8 @@ def run(
         options.budget["max_events"] = max_events
     if max_body_lines is not None:
         options.budget["max_body_lines"] = max_body_lines
+    if not journal_sites:
+        options.budget["journal_sites"] = False
     result = Run(seed=seed, faults=schedule_)
     SESSION.pending, SESSION.last = options, None
     try:
@@ -293,11 +297,12 @@ def run(
         rt = SESSION.last
         if rt is not None:
             if log_text:
-                result.log_text = rt.log.text()
+                result.log_text = rt._log.text()
             result.virtual_time = rt.now()
-            result.events = rt.kernel.steps
+            result.events = rt._kernel.steps
             result.points = choice_points(rt)
-            result.records = list(rt.log.records)
+            result.records = list(rt._log.records)
+            result.journals = {key: list(entries) for key, entries in rt.journals.items()}
     finally:
         context.deactivate()
         SESSION.pending = saved

@@ -1,5 +1,8 @@
 """Normal tasks: submission, argument resolution, placement, attempts, retries and lineage.
 
+(About 400 lines, on purpose: these are one state machine over TaskSpec, and each transition
+reads the ones beside it; the caller-facing errors live in task_errors.py.)
+
 A TaskSpec is the lineage of its return objects: the owner keeps it while a ref to any return is
 alive, and re-runs it when every copy of a return is lost (within its max_retries budget, which
 failures and reconstructions share, as in Ray).
@@ -14,10 +17,13 @@ from typing import TYPE_CHECKING, Any
 from . import exceptions as exc
 from . import generators, retry
 from .cluster import Node, Worker
+from .copying import SCALARS, Frozen, freeze
 from .events import Kind
 from .execution import BodyRun
+from .isolation import Export
 from .objects import ObjectEntry, ObjectRef
 from .states import TERMINAL, ObjectState, TaskState
+from .task_errors import arg_error, wrap
 from .waitable import Event, all_of
 
 if TYPE_CHECKING:  # types only: the runtime and the actors import this module
@@ -42,8 +48,9 @@ class TaskSpec:
         self.task_id = rt.ids.new("task")
         self.name = name
         self.fn = fn
-        self.args = args
-        self.kwargs = kwargs
+        # Serialized now, as Ray does at .remote(): a later change by the caller is not seen.
+        self.args = freeze_args(args)
+        self.kwargs = dict(zip(kwargs, freeze_args(tuple(kwargs.values())))) if kwargs else kwargs
         self.opts = opts
         self.owner = owner
         self.kind = kind  # "task" | "actor_task" | "actor_creation"
@@ -69,6 +76,8 @@ class TaskSpec:
         # STREAMING, DYNAMIC or "list" for a generator task (miniray/generators.py); None otherwise.
         self.generator: str | None = opts.get("_generator")
         self.stream: generators.Stream | None = None  # a streaming generator's yielded items
+        # The learner state its worker process has its own copy of (miniray/isolation), if any.
+        self.export: Export | None = actor.export if actor is not None else None
 
     @property
     def key(self) -> str:
@@ -81,6 +90,18 @@ class TaskSpec:
         """The actor of an actor call or creation (the caller knows the spec is one)."""
         assert self.actor is not None, f"{self.name} is not an actor task"
         return self.actor
+
+
+def freeze_args(args: tuple) -> tuple:
+    """Each argument frozen once (miniray/copying.py); refs stay refs, to be resolved, and
+    values no reader can change (numbers, strings, None) stay as they are."""
+    for a in args:
+        if type(a) not in _AS_IS:
+            return tuple(a if type(a) in _AS_IS or isinstance(a, Frozen) else freeze(a) for a in args)
+    return args  # the common case: only numbers, strings and refs
+
+
+_AS_IS = SCALARS | {ObjectRef}  # an argument kept as it is (a ref is resolved when the task runs)
 
 
 def demand(opts: dict) -> dict[str, float]:
@@ -208,6 +229,7 @@ class TaskManager:
             on_return=lambda value: self.finished(spec, value),
             on_raise=lambda e, tb: self.raised(spec, e, tb),
             timer_label="start",
+            export=spec.export,
         )
 
     def launch(
@@ -221,12 +243,15 @@ class TaskManager:
         on_raise: Callable[[BaseException, str], None],
         instance: Any = None,
         timer_label: str = "start",
+        export: Export | None = None,
     ) -> None:
         """Start one attempt of a task or actor call on `worker`: the one place an attempt begins."""
         spec.node, spec.worker, spec.pid = node, worker, worker.pid
         spec.attempts += 1
         spec.state = TaskState.RUNNING
-        fetch = self.rt.objects.fetch_cost(spec.deps())  # spilled arguments are read from disk first
+        deps = spec.deps()
+        fetch = self.rt.objects.stores.fetch_cost(deps)  # spilled arguments are read from disk first
+        self.rt.objects.stores.copy_args(deps, node)  # and pulled to the node that runs it, as Ray does
         extra = {"fetch_s": fetch} if fetch else {}
         self.rt.emit(
             Kind.TASK_START, task=spec.name, attempt=spec.key, node=node.name, worker=worker.pid, **extra
@@ -242,6 +267,7 @@ class TaskManager:
             on_return=on_return,
             on_raise=on_raise,
             instance=instance,
+            export=export,
         )
         worker.body = body
         timer = self.rt.call_later(fetch, body.start, label=timer_label)
@@ -378,45 +404,3 @@ class TaskManager:
             self.rt.actors.resubmit(spec)
         else:
             self.resolve(spec)
-
-
-def wrap(spec: TaskSpec, error: BaseException, tb: str) -> exc.RayTaskError:
-    actor = spec.actor
-    err = exc.RayTaskError(
-        spec.name,
-        tb,
-        error,
-        pid=spec.pid,
-        actor_repr=repr(actor) if actor is not None else None,
-        actor_id=actor.actor_id if actor is not None else None,
-    )
-    return err.as_instanceof_cause()
-
-
-def arg_error(spec: TaskSpec, error: BaseException) -> BaseException:
-    """A failed argument fails the task: task errors pass through, lost objects surface inside it."""
-    if isinstance(error, exc.ObjectLostError):
-        return wrap(spec, error, f"{type(error).__name__}: {error}\n")
-    if isinstance(error, exc.RayTaskError):  # Ray wraps an upstream task's error in the dependent's
-        return dependent_error(spec, error)
-    return error
-
-
-ARG_FAILED = "At least one of the input arguments for this task could not be computed:"
-
-
-def dependent_error(spec: TaskSpec, upstream: exc.RayTaskError) -> BaseException:
-    """The dependent task's own RayTaskError, naming it first and quoting the upstream error,
-    with the upstream's cause, as Ray 2.60 does (recorded in the `task_errors` scenario)."""
-    kind = type(upstream)
-    text = f"  {ARG_FAILED}\n{kind.__module__}.{kind.__name__}: {upstream}\n"
-    actor = spec.actor
-    err = exc.RayTaskError(
-        spec.name,
-        text,
-        upstream.cause,
-        pid=upstream.pid,
-        actor_repr=repr(actor) if actor is not None else None,
-        actor_id=actor.actor_id if actor is not None else None,
-    )
-    return err.as_instanceof_cause()

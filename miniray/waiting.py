@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import exceptions as exc
+from .copying import thaw
 from .execution import BodyRun, Suspended
 from .generators import ObjectRefGenerator
 from .objects import ObjectRef
@@ -38,21 +39,22 @@ def _timeout_error(timeout: float | None) -> exc.GetTimeoutError:
 
 def get(rt: Runtime, refs: list[ObjectRef], timeout: float | None) -> list:
     """The values of `refs` in order, or raise the first error among them."""
-    if rt.current:
-        body = rt.current[-1]
+    if rt._current:
+        body = rt._current[-1]
 
         def live():
             outcomes = [outcome(rt, r) for r in refs]
             if all(o is not None for o in outcomes):
                 values = _values(outcomes)
+                rt.objects.stores.copy_args(refs, body.worker.node)  # the reader's node keeps a copy
                 _read_spilled(rt, body, refs, values)
                 return values
             _wait_in_body(rt, body, refs, len(refs), timeout, "get")
 
-        values = body.interact(live)
+        values = body.interact(live, "get")
         if isinstance(values, _Timeout):
             raise _timeout_error(timeout)
-        return values
+        return [thaw(v) for v in values]  # journaled frozen: a re-run gets fresh copies too
 
     outcomes: list = [None] * len(refs)
     cursor = [0]
@@ -70,24 +72,31 @@ def get(rt: Runtime, refs: list[ObjectRef], timeout: float | None) -> list:
     if not rt.run_until(done, timeout, what):
         raise _timeout_error(timeout)
     values = _values(outcomes)
-    cost = rt.objects.fetch_cost(refs)
+    cost = rt.objects.stores.fetch_cost(refs)
+    rt.objects.stores.copy_args(refs, rt.caller().node)  # as Ray, the driver's node keeps a copy
     if cost:  # the driver reads spilled objects from disk too: that much virtual time passes
         rt.sleep(cost)
-    return values
+    return [thaw(v) for v in values]
 
 
-def wait(rt: Runtime, refs: list[ObjectRef], num_returns: int, timeout: float | None) -> tuple[list, list]:
-    """(ready, not_ready) once `num_returns` of `refs` settled or the timeout passed."""
-    if rt.current:
-        body = rt.current[-1]
+def wait(
+    rt: Runtime, refs: list[ObjectRef], num_returns: int, timeout: float | None, fetch_local: bool = True
+) -> tuple[list, list]:
+    """(ready, not_ready) once `num_returns` of `refs` settled or the timeout passed. With
+    `fetch_local` (Ray's default) the ready objects are pulled to the caller's node, as a get would."""
+    if rt._current:
+        body = rt._current[-1]
 
         def live():
             outcomes = [outcome(rt, r) for r in refs]
             if sum(o is not None for o in outcomes) >= num_returns or timeout == 0:
-                return split(refs, num_returns, outcomes)
-            _wait_in_body(rt, body, refs, num_returns, timeout, "wait")
+                ready = split(refs, num_returns, outcomes)
+                if fetch_local:
+                    rt.objects.stores.copy_args(ready[0], body.worker.node)
+                return ready
+            _wait_in_body(rt, body, refs, num_returns, timeout, "wait", fetch_local)
 
-        return body.interact(live)
+        return body.interact(live, "wait")
 
     def count() -> int:
         return sum(outcome(rt, r) is not None for r in refs)
@@ -97,7 +106,10 @@ def wait(rt: Runtime, refs: list[ObjectRef], num_returns: int, timeout: float | 
         timeout,
         f"miniray.wait is waiting for {num_returns} of {len(refs)} objects",
     )
-    return split(refs, num_returns, [outcome(rt, r) for r in refs])
+    ready = split(refs, num_returns, [outcome(rt, r) for r in refs])
+    if fetch_local:
+        rt.objects.stores.copy_args(ready[0], rt.caller().node)
+    return ready
 
 
 def _values(outcomes: list) -> list:
@@ -117,7 +129,7 @@ def _values(outcomes: list) -> list:
 
 def _read_spilled(rt: Runtime, body: BodyRun, refs: list[ObjectRef], values: list) -> None:
     """A body's get of spilled objects takes the disk read's virtual time, like a sleep."""
-    cost = rt.objects.fetch_cost(refs)
+    cost = rt.objects.stores.fetch_cost(refs)
     if not cost:
         return
     wake = rt.now() + cost
@@ -128,7 +140,13 @@ def _read_spilled(rt: Runtime, body: BodyRun, refs: list[ObjectRef], values: lis
 
 
 def _wait_in_body(
-    rt: Runtime, body: BodyRun, refs: list[ObjectRef], num_returns: int, timeout: float | None, fn: str
+    rt: Runtime,
+    body: BodyRun,
+    refs: list[ObjectRef],
+    num_returns: int,
+    timeout: float | None,
+    fn: str,
+    fetch_local: bool = True,
 ) -> None:
     """Register wake-ups for a body blocked in get/wait; the resumed body re-checks.
 
@@ -165,24 +183,31 @@ def _wait_in_body(
         if fn == "get":
             body.resume(True, _Timeout())
         else:
-            body.resume(True, split(refs, num_returns, [outcome(rt, r) for r in refs]))
+            body.resume(True, _split_fetched(refs, num_returns, [outcome(rt, r) for r in refs]))
         refs[:] = []
 
     def answer(outcomes: Iterable[Outcome | None]) -> None:
         settled = list(outcomes)
         if fn != "get":
-            body.resume(True, split(refs, num_returns, settled))
+            body.resume(True, _split_fetched(refs, num_returns, settled))
             return
         for kind, value in settled:  # type: ignore[misc]
             if kind == "error":
                 body.resume(False, value)
                 return
         values = [value for _, value in settled]  # type: ignore[misc]
-        cost = rt.objects.fetch_cost(refs)  # spilled ones among them are read from disk
+        cost = rt.objects.stores.fetch_cost(refs)  # spilled ones among them are read from disk
+        rt.objects.stores.copy_args(refs, body.worker.node)  # the reader's node keeps a copy
         if cost:
             body.timers.append(rt.call_later(cost, body.resume, True, values, label="spill-read"))
         else:
             body.resume(True, values)
+
+    def _split_fetched(refs: list[ObjectRef], num_returns: int, outcomes: list) -> tuple[list, list]:
+        ready = split(refs, num_returns, outcomes)
+        if fetch_local:
+            rt.objects.stores.copy_args(ready[0], body.worker.node)
+        return ready
 
     wake()
     if not answered.triggered:
@@ -203,7 +228,7 @@ def split(refs: list[ObjectRef], num_returns: int, outcomes: list) -> tuple[list
 
 def wait_generators(rt: Runtime, items: list, num_returns: int, timeout: float | None) -> tuple[list, list]:
     """`ray.wait` over refs and streaming generators: a generator is ready when its next item is."""
-    if rt.current:
+    if rt._current:
         raise NotImplementedError("miniray waits on an ObjectRefGenerator from the driver only.")
 
     def ready(item: Any) -> bool:

@@ -1,4 +1,12 @@
-"""fault00 checks: a three-line word-count pipeline finishes, with the right counts, under faults."""
+"""fault00 checks: a three-line word-count pipeline finishes, with the right counts, under faults.
+
+The classes the statement names, and where each is drawn:
+- faults: a worker crash (of either stage, of any line, before it returns) and a node loss
+  (at every event where a worker is busy), up to two in a run, at most one node loss: the
+  search tries every such schedule, the random tier draws two moves from both kinds;
+- text: words separated by one space, by runs of spaces, with spaces around the line (so
+  `split(" ")` and `split()` disagree), in LINES.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +16,7 @@ from faultlines.grader.checks import Checks
 from miniray import sim
 
 checks = Checks()
-LINES = ["The quick brown fox", "  jumps over  ", "the lazy dog today"]
+LINES = ["The quick brown fox", "  jumps over  ", "the lazy  dog today"]
 EXPECTED = [4, 2, 4]
 
 
@@ -27,13 +35,22 @@ def three_lines(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("pipeline-finishes")
 def finishes(outcome: dict, ctx: Any) -> str | None:
+    """run_pipeline returns: no task failure reaches the caller, whatever the faults."""
     if "error" in outcome:
-        return f"run_pipeline raised {outcome['error']}"
+        given_up = _given_up(ctx)
+        who = (
+            f"{given_up[0]} lost its worker"
+            if len(given_up) == 1
+            else f"{', '.join(given_up)} lost their workers"
+        )
+        why = f" ({who}, and Ray did not run it again)" if given_up else ""
+        return f"run_pipeline raised {outcome['error']}{why}"
     return None
 
 
 @checks.invariant("counts-correct")
 def counts_correct(outcome: dict, ctx: Any) -> list[str]:
+    """The list run_pipeline returns holds the right word count for every line, in order."""
     if "error" in outcome:
         return []
     counts = outcome["counts"]
@@ -44,3 +61,51 @@ def counts_correct(outcome: dict, ctx: Any) -> list[str]:
         for i, (got, want) in enumerate(zip(counts, EXPECTED))
         if got != want
     ]
+
+
+def _given_up(ctx: Any) -> list[str]:
+    """The attempts after which Ray gave a task up (its worker died, no retry left)."""
+    return [
+        r.fields["attempt"] for r in ctx.records if r.kind == "task.fail" and r.fields.get("retry") is False
+    ]
+
+
+@checks.evidence_for("gave-up-at-first-attempt")
+def gave_up_first(outcome: Any, ctx: Any) -> bool:
+    return any(a.endswith("/1") for a in _given_up(ctx))
+
+
+@checks.evidence_for("gave-up-at-second-attempt")
+def gave_up_second(outcome: Any, ctx: Any) -> bool:
+    return any(a.endswith("/2") for a in _given_up(ctx))
+
+
+@checks.evidence_for("submitted-again-after-a-loss")
+def submitted_again(outcome: Any, ctx: Any) -> bool:
+    """After Ray gave a task up, the driver submitted that stage again itself."""
+    lost: set[str] = set()
+    for r in ctx.records:
+        if r.kind == "task.fail" and r.fields.get("retry") is False:
+            lost.add(r.fields["task"])
+        elif r.kind == "task.submit" and r.fields["task"] in lost:
+            return True
+    return False
+
+
+@checks.evidence_for("counts-out-of-order")
+def counts_out_of_order(outcome: Any, ctx: Any) -> bool:
+    """The right counts, in another order."""
+    counts = (outcome or {}).get("counts")
+    return (
+        isinstance(counts, list)
+        and counts != EXPECTED
+        and sorted(counts, key=str) == sorted(EXPECTED, key=str)
+    )
+
+
+@checks.evidence_for("split-at-single-spaces")
+def split_at_single_spaces(outcome: Any, ctx: Any) -> bool:
+    """The counts are what splitting at every single space gives (stripped first or not)."""
+    counts = (outcome or {}).get("counts")
+    ways = ([len(line.split(" ")) for line in LINES], [len(line.strip().split(" ")) for line in LINES])
+    return counts in ways

@@ -2,72 +2,165 @@
 
 The harness owns the remote function and submits it with max_retries=0: Ray's own retries
 (and its retry_exceptions option) are out of the learner's reach, so the retry policy tested
-is the learner's. Each call of `submit()` is one attempt, counted and timed on the driver.
+is the learner's. Each call of `submit()` is one attempt; what that attempt does is the
+scenario's plan for it.
+
+The classes the statement names, and where each is drawn:
+- transient, raised by the task: ConnectionError, one of its subclasses (ConnectionResetError:
+  "those classes and their subclasses"), TimeoutError;
+- transient, the machine: the worker dies under the attempt (WorkerCrashedError), the node
+  dies under it (NodeDiedError): in the plans, and from the grader's own crash and node-loss moves;
+- a bug, anything else: ValueError, KeyError, TypeError, a missing file (FileNotFoundError, an
+  OSError that is not transient) and an exception class of the program's own;
+- how it ends: success after some transient failures, transient failures on every attempt, a
+  bug at the first attempt or after transient ones.
+The teaching tier shows one of each ending; the "every kind" tier one scenario per class; the
+seeded tier draws plans from all of them.
 """
 
 from __future__ import annotations
 
+import os
+import random
 import time
 from typing import Any
 
 import miniray as ray
 from faultlines.grader.checks import Checks
 from miniray import sim
+from miniray.exceptions import NodeDiedError, WorkerCrashedError
+from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 checks = Checks()
 MAX_ATTEMPTS = 4
 BASE_DELAY_S = 1.0
 RESULT = "report.csv"
+WORKERS = 4  # room for two node losses in a plan, and the grader's own one
 
 
-def _run(sub: Any, ctx: Any, scenario: str, fail_first: int, error: type[Exception]) -> dict:
-    ctx.cluster(workers=2)
+class ParseError(Exception):
+    """The program's own exception: a bug like any other."""
+
+
+RAISED = {  # an attempt's plan -> what the task raises
+    "ConnectionError": ConnectionError,
+    "ConnectionResetError": ConnectionResetError,
+    "TimeoutError": TimeoutError,
+    "ValueError": ValueError,
+    "KeyError": KeyError,
+    "TypeError": TypeError,
+    "FileNotFoundError": FileNotFoundError,
+    "ParseError": ParseError,
+}
+TRANSIENT = ("ConnectionError", "ConnectionResetError", "TimeoutError", "crash", "node")
+BUGS = ("ValueError", "KeyError", "TypeError", "FileNotFoundError", "ParseError")
+# What the caller must see when a plan's kind ends the call: the error's class.
+SEEN = {"crash": WorkerCrashedError, "node": NodeDiedError, **RAISED}
+
+
+def _run(sub: Any, ctx: Any, scenario: str, plan: list[str], forever: bool) -> dict:
+    """`plan[i]` is what attempt i+1 does (a kind above); attempts past the plan succeed, or,
+    `forever`, do what its last one did."""
+    cluster = ctx.cluster(workers=WORKERS)
+    nodes = [n.node_id for n in cluster.worker_nodes]
     attempts: list[float] = []
+    ctx.extra["attempts"] = attempts  # read by the evidence when a run ends without an outcome
+
+    def kind_of(attempt: int) -> str:
+        if attempt <= len(plan):
+            return plan[attempt - 1]
+        return plan[-1] if forever else "ok"
 
     @ray.remote(max_retries=0)
-    def fetch(attempt: int) -> str:
-        if attempt <= fail_first:  # fails at once, so the gap to the next attempt is the wait
-            raise error(f"attempt {attempt} failed")
+    def fetch(attempt: int, kind: str) -> str:
+        if kind in RAISED:  # fails at once, so the gap to the next attempt is the wait
+            raise RAISED[kind](f"attempt {attempt} failed")
+        if kind == "crash":
+            os._exit(1)  # the worker dies under the attempt
         time.sleep(2.0)  # a slow download: a window for a crash or a node loss
         return RESULT
 
     def submit() -> Any:
         attempts.append(sim.now())
-        return fetch.remote(len(attempts))
+        n = len(attempts)
+        kind = kind_of(n)
+        if kind != "node":
+            return fetch.remote(n, kind)
+        node = nodes[(n - 1) % len(nodes)]  # the node under this attempt dies 0.5 s into it
+        ref = fetch.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=True)).remote(
+            n, kind
+        )
+        sim.kill_node(node, at=sim.now() + 0.5)
+        return ref
 
-    outcome: dict = {"scenario": scenario, "attempts": attempts, "fail_first": fail_first}
+    outcome: dict = {
+        "scenario": scenario,
+        "plan": plan,
+        "forever": forever,
+        "attempts": attempts,
+        "kinds": [],
+    }
     try:
         outcome["value"] = sub.call_with_retries(submit, max_attempts=MAX_ATTEMPTS, base_delay_s=BASE_DELAY_S)
     except sim.SimulationError:
         raise  # a spent budget or a stall: the grader reports it as a progress failure
     except Exception as e:  # the learner's own exception: still an outcome to judge
         outcome["error"] = e
+    outcome["kinds"] = [kind_of(n) for n in range(1, len(attempts) + 1)]
+    outcome["ended"] = _ended(ctx)
     return outcome
 
 
-@checks.scenario("clean")
-def clean(sub: Any, ctx: Any) -> dict:
-    return _run(sub, ctx, "clean", 0, ConnectionError)
+def _ended(ctx: Any) -> dict[int, float]:
+    """When each attempt (fetch#n) failed or finished, from the run's log."""
+    ended: dict[int, float] = {}
+    for r in ctx.records:
+        if r.kind in ("task.error", "task.fail", "task.finish") and r.fields.get("task") == "fetch":
+            ended.setdefault(int(r.fields["attempt"].split("#")[1].split("/")[0]), r.time)
+    return ended
 
 
-@checks.scenario("transient-twice")
-def transient_twice(sub: Any, ctx: Any) -> dict:
-    return _run(sub, ctx, "transient-twice", 2, ConnectionError)
+def _scenario(name: str, plan: list[str], forever: bool = False) -> None:
+    checks.scenario(name)(lambda sub, ctx: _run(sub, ctx, name, plan, forever))
 
 
-@checks.scenario("timeout-once")
-def timeout_once(sub: Any, ctx: Any) -> dict:
-    return _run(sub, ctx, "timeout-once", 1, TimeoutError)
+# The teaching tier: one of each ending.
+_scenario("clean", [])
+_scenario("transient-twice", ["ConnectionError", "ConnectionError"])
+_scenario("timeout-once", ["TimeoutError"])
+_scenario("always-transient", ["ConnectionError"], forever=True)
+_scenario("bug", ["ValueError"], forever=True)
+# One scenario per class the statement names.
+for _kind in BUGS[1:]:
+    _scenario(f"bug-{_kind}", [_kind], forever=True)
+_scenario("bug-after-a-timeout", ["TimeoutError", "KeyError"], forever=True)
+_scenario("transient-ConnectionResetError", ["ConnectionResetError"])
+_scenario("worker-dies-twice", ["crash", "crash"])
+_scenario("node-dies-once", ["node"])
+_scenario("always-timeout", ["TimeoutError"], forever=True)
+_scenario("worker-always-dies", ["crash"], forever=True)
+
+SEEDS = range(1, 11)
 
 
-@checks.scenario("always-transient")
-def always_transient(sub: Any, ctx: Any) -> dict:
-    return _run(sub, ctx, "always-transient", 10**6, ConnectionError)
+def _plan(seed: int) -> tuple[list[str], bool]:
+    """A seeded plan: up to three transient failures of any kind, then success, a bug, or one
+    transient kind on every attempt left (at most two node losses: four workers, and the
+    grader may lose one more)."""
+    rng = random.Random(seed)  # a private generator: the same plan on every Python
+    plan = [rng.choice(TRANSIENT) for _ in range(rng.randint(0, MAX_ATTEMPTS - 1))]
+    end = rng.choice(("ok", "bug", "forever"))
+    if end == "bug":
+        plan.append(rng.choice(BUGS))
+    elif end == "forever":
+        plan.append(rng.choice(("ConnectionError", "ConnectionResetError", "TimeoutError", "crash")))
+    while plan.count("node") > 2:
+        plan[plan.index("node")] = "crash"
+    return plan, end != "ok"
 
 
-@checks.scenario("bug")
-def bug(sub: Any, ctx: Any) -> dict:
-    return _run(sub, ctx, "bug", 10**6, ValueError)
+for _seed in SEEDS:
+    _scenario(f"seeded-plan-{_seed}", *_plan(_seed))
 
 
 def _describe(error: BaseException) -> str:
@@ -79,8 +172,18 @@ def _cause(error: BaseException) -> BaseException:
     return getattr(error, "cause", None) or error
 
 
+def _first_bug(outcome: dict) -> int | None:
+    """The attempt at which the plan raises a bug (1-based), if it does."""
+    return next((i + 1 for i, k in enumerate(outcome["plan"]) if k in BUGS), None)
+
+
+def _always_fails(outcome: dict) -> bool:
+    return outcome["forever"] and _first_bug(outcome) is None
+
+
 @checks.invariant("bounded")
 def bounded(outcome: dict, ctx: Any) -> str | None:
+    """call_with_retries makes at most max_attempts attempts in all, the first one included."""
     n = len(outcome["attempts"])
     if n > MAX_ATTEMPTS:
         return f"{n} attempts were made; at most max_attempts={MAX_ATTEMPTS} may be"
@@ -89,35 +192,44 @@ def bounded(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("bug-not-retried")
 def bug_not_retried(outcome: dict, ctx: Any) -> str | None:
-    if outcome["scenario"] != "bug":
+    """An error that is not transient (a bug: any other exception) is not retried: it reaches the caller at once."""
+    at = _first_bug(outcome)
+    if at is None or len(outcome["attempts"]) < at:
         return None
+    bug = outcome["plan"][at - 1]
     n = len(outcome["attempts"])
-    if n != 1:
-        return f"a ValueError (a bug: it fails the same way every time) was attempted {n} times, not once"
+    if n > at:
+        return (
+            f"a {bug} (a bug: it fails the same way every time) at attempt {at} was attempted again: "
+            f"{n} attempts in all, not {at}"
+        )
     error = outcome.get("error")
-    if error is None or not isinstance(_cause(error), ValueError):
+    if error is None or not isinstance(_cause(error), SEEN[bug]):
         got = _describe(error) if error is not None else f"returned {outcome.get('value')!r}"
-        return f"the caller must see the ValueError; instead call_with_retries {got}"
+        return f"the caller must see the {bug}; instead call_with_retries {got}"
     return None
 
 
 @checks.invariant("gives-up-with-the-error")
 def gives_up(outcome: dict, ctx: Any) -> str | None:
-    if outcome["scenario"] != "always-transient":
+    """When every attempt fails with a transient error, all max_attempts are made and the last attempt's error reaches the caller."""
+    if not _always_fails(outcome):
         return None
+    kind = outcome["plan"][-1]
     error = outcome.get("error")
     if error is None:
         return f"every attempt failed, yet call_with_retries returned {outcome.get('value')!r} instead of raising"
-    if not isinstance(_cause(error), ConnectionError):
-        return f"after the last attempt the caller must see its ConnectionError, not {_describe(error)}"
     if len(outcome["attempts"]) < MAX_ATTEMPTS:
         return f"gave up after {len(outcome['attempts'])} attempts; a transient error deserves {MAX_ATTEMPTS}"
+    if not isinstance(_cause(error), SEEN[kind]):
+        return f"after the last attempt the caller must see its {SEEN[kind].__name__}, not {_describe(error)}"
     return None
 
 
 @checks.invariant("returns-the-result")
 def returns_result(outcome: dict, ctx: Any) -> str | None:
-    if outcome["scenario"] in ("bug", "always-transient"):
+    """When an attempt can still succeed, call_with_retries returns the task's result."""
+    if _first_bug(outcome) is not None or _always_fails(outcome):
         return None
     if outcome.get("value") == RESULT:
         return None
@@ -130,22 +242,84 @@ def returns_result(outcome: dict, ctx: Any) -> str | None:
     return f"returned {outcome.get('value')!r}, not the task's result {RESULT!r}"
 
 
+def _waits(outcome: dict) -> list[tuple[int, float, float]]:
+    """(attempt n+1, its wait after attempt n failed, the wait the rule asks), per retry."""
+    times, ended = outcome["attempts"], outcome["ended"]
+    return [
+        (i + 1, times[i] - ended.get(i, times[i - 1]), BASE_DELAY_S * 2 ** (i - 1))
+        for i in range(1, len(times))
+    ]
+
+
 @checks.invariant("backs-off")
 def backs_off(outcome: dict, ctx: Any) -> str | None:
-    times = outcome["attempts"]
-    for i in range(1, len(times)):
-        wanted = BASE_DELAY_S * 2 ** (i - 1)
-        # Failing attempts fail at once, so the gap between submissions is the learner's wait.
-        gap = times[i] - times[i - 1]
+    """After attempt n fails, it waits base_delay_s * 2**(n-1) seconds before the next one: 1 s, then 2 s, then 4 s."""
+    for n, gap, wanted in _waits(outcome):
         if gap + 1e-9 < wanted:
             return (
-                f"attempt {i + 1} was submitted {gap:g} s after attempt {i}; with base_delay_s={BASE_DELAY_S:g} "
-                f"it must wait at least {wanted:g} s (doubling each time)"
+                f"attempt {n} was submitted {gap:g} s after attempt {n - 1} failed; with base_delay_s="
+                f"{BASE_DELAY_S:g} it must wait {wanted:g} s (doubling each time)"
             )
-        # Where no fault stretched an attempt, the wait is exact: waiting longer only delays the result.
-        if not ctx.faults and gap > wanted + 1e-9:
+        if gap > wanted + 1e-9:  # waiting longer only delays the result
             return (
-                f"attempt {i + 1} was submitted {gap:g} s after attempt {i}; the backoff is base_delay_s, "
-                f"then twice that, and so on: {wanted:g} s here"
+                f"attempt {n} was submitted {gap:g} s after attempt {n - 1} failed; the backoff is "
+                f"base_delay_s, then twice that, and so on: {wanted:g} s here"
             )
     return None
+
+
+@checks.evidence_for("kept-retrying")
+def kept_retrying(outcome: Any, ctx: Any) -> bool:
+    return len(ctx.extra.get("attempts", ())) > MAX_ATTEMPTS
+
+
+@checks.evidence_for("never-waited")
+def never_waited(outcome: Any, ctx: Any) -> bool:
+    waits = _waits(outcome) if outcome else []
+    return bool(waits) and all(gap < 1e-9 for _, gap, _ in waits)
+
+
+@checks.evidence_for("waits-do-not-double")
+def waits_do_not_double(outcome: Any, ctx: Any) -> bool:
+    """It waited between attempts, but each wait was not twice the one before."""
+    gaps = [gap for _, gap, _ in (_waits(outcome) if outcome else [])]
+    return len(gaps) > 1 and gaps[0] > 0 and any(abs(b - 2 * a) > 1e-9 for a, b in zip(gaps, gaps[1:]))
+
+
+@checks.evidence_for("retried-a-bug")
+def retried_a_bug(outcome: Any, ctx: Any) -> bool:
+    at = _first_bug(outcome) if outcome else None
+    return at is not None and len(outcome["attempts"]) > at
+
+
+@checks.evidence_for("missing-file-retried")
+def missing_file_retried(outcome: Any, ctx: Any) -> bool:
+    return retried_a_bug(outcome, ctx) and outcome["plan"][_first_bug(outcome) - 1] == "FileNotFoundError"
+
+
+@checks.evidence_for("gave-up-on-a-subclass")
+def gave_up_on_a_subclass(outcome: Any, ctx: Any) -> bool:
+    """A ConnectionResetError (a ConnectionError) ended the call at once."""
+    return bool(outcome) and outcome["kinds"][-1:] == ["ConnectionResetError"] and "error" in outcome
+
+
+@checks.evidence_for("gave-up-on-a-lost-machine")
+def gave_up_on_a_lost_machine(outcome: Any, ctx: Any) -> bool:
+    """The call ended with a lost worker or node while attempts were left."""
+    error = (outcome or {}).get("error")
+    return (
+        error is not None
+        and isinstance(_cause(error), WorkerCrashedError | NodeDiedError)
+        and len(outcome["attempts"]) < MAX_ATTEMPTS
+    )
+
+
+@checks.evidence_for("raised-another-error")
+def raised_another_error(outcome: Any, ctx: Any) -> bool:
+    """The call gave up with an exception of its own, not the last attempt's."""
+    error = (outcome or {}).get("error")
+    return (
+        error is not None
+        and not isinstance(error, ray.exceptions.RayError)
+        and type(error) not in RAISED.values()
+    )

@@ -4,6 +4,11 @@ The driver sends three numbered additions to the learner's actor and then asks f
 The actor's worker is crashed before or after any of its interactions (the checkpoint store's
 calls are interactions), and its node may be lost. After any such schedule, every call must
 return, and the total must count each addition exactly once.
+
+The classes the statement names, and where each is drawn: a kill before a checkpoint call, after
+one (as the call returns: the reply is lost, and Ray sends the call again), during the restart
+(in `__init__`), and the loss of the actor's node; once or twice in a run. The search tries every
+schedule of up to two of them (at most one node loss); the random tier draws two.
 """
 
 from __future__ import annotations
@@ -12,14 +17,14 @@ import copy
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Checks, Service
 
 checks = Checks()
 ADDS = [(1, 5), (2, 7), (3, 11)]  # (sequence number, amount)
 TOTAL = sum(amount for _, amount in ADDS)
 
 
-class CheckpointStore:
+class CheckpointStore(Service):
     """Durable storage outside the actor (a simulated service: it outlives workers and nodes).
 
     store.save(state)   keeps a copy of `state` (any picklable value) as the latest checkpoint
@@ -30,6 +35,7 @@ class CheckpointStore:
         self._svc = services
         self.latest: Any = None
         self.saves = 0
+        self.loads = 0  # the loads really made (a journal replay is not one)
 
     def save(self, state: Any) -> None:
         kept = copy.deepcopy(state)  # a copy: mutating the actor's state later must not change it
@@ -41,9 +47,11 @@ class CheckpointStore:
         self._svc.call("checkpoints", "save", "tally", run)
 
     def load(self) -> Any:
-        return self._svc.call(
-            "checkpoints", "load", "tally", lambda: copy.deepcopy(self.latest), record=False
-        )
+        def run() -> Any:
+            self.loads += 1
+            return copy.deepcopy(self.latest)
+
+        return self._svc.call("checkpoints", "load", "tally", run, record=False)
 
 
 def _first_line(e: BaseException) -> str:
@@ -71,7 +79,7 @@ def three_adds(sub: Any, ctx: Any) -> dict:
     # Python (which frees a finished frame's locals in an order of its own).
     del ref
     refs.clear()
-    outcome: dict[str, Any] = {"calls": calls}
+    outcome: dict[str, Any] = {"calls": calls, "saves": store.saves, "loads": store.loads}
     try:
         outcome["total"] = ray.get(tally.total.remote())
     except Exception as e:
@@ -81,6 +89,7 @@ def three_adds(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("calls-return")
 def calls_return(outcome: dict, ctx: Any) -> list[str]:
+    """Every call on the actor (each add, then total) returns instead of raising, whatever kills it."""
     if "shape" in outcome:
         return [outcome["shape"]]
     return [f"{label} raised {result}" for label, result in outcome["calls"].items() if result != "ok"]
@@ -88,6 +97,7 @@ def calls_return(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("total-exact")
 def total_exact(outcome: dict, ctx: Any) -> str | None:
+    """total() counts each of the three additions exactly once: 5 + 7 + 11 = 23."""
     if "total" not in outcome:  # the shape was wrong, or total() raised: calls-return says so
         return None
     total = outcome["total"]
@@ -96,3 +106,42 @@ def total_exact(outcome: dict, ctx: Any) -> str | None:
     if isinstance(total, int | float) and total > TOTAL:
         return f"total() returned {total}, expected {TOTAL}: an addition was counted twice"
     return f"total() returned {total!r}, expected {TOTAL}: an addition was lost"
+
+
+def _lost(outcome: Any) -> bool:
+    total = (outcome or {}).get("total")
+    return isinstance(total, int | float) and total < TOTAL
+
+
+@checks.evidence_for("never-saved")
+def never_saved(outcome: Any, ctx: Any) -> bool:
+    """Additions were lost, and no checkpoint was ever saved: the count lived in process memory."""
+    return _lost(outcome) and outcome["saves"] == 0
+
+
+@checks.evidence_for("saved-never-loaded")
+def saved_never_loaded(outcome: Any, ctx: Any) -> bool:
+    return _lost(outcome) and outcome["saves"] > 0 and outcome["loads"] == 0
+
+
+@checks.evidence_for("loaded-yet-lost")
+def loaded_yet_lost(outcome: Any, ctx: Any) -> bool:
+    """The restarted actor loaded a checkpoint, and an addition is still missing."""
+    return _lost(outcome) and outcome["loads"] > 0
+
+
+def _actor_states(ctx: Any) -> list[str]:
+    return [r.fields["state"] for r in ctx.records if r.kind == "actor.state"]
+
+
+@checks.evidence_for("restarts-ran-out")
+def restarts_ran_out(outcome: Any, ctx: Any) -> bool:
+    """The actor restarted at least once, then died for good."""
+    states = _actor_states(ctx)
+    return "RESTARTING" in states and "DEAD" in states
+
+
+@checks.evidence_for("never-restarted")
+def never_restarted(outcome: Any, ctx: Any) -> bool:
+    states = _actor_states(ctx)
+    return "DEAD" in states and "RESTARTING" not in states

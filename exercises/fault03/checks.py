@@ -7,6 +7,13 @@ one comes from an actor's state, one from a task with a side effect (so it was m
 and one was `ray.put` inside a task (its owner is that task's worker). After the outputs exist,
 a short downstream step runs on every worker, so the search can lose either node while they sit
 in the stores.
+
+The classes the statement names, and where each is drawn: the three cliffs (an actor's state, a
+side effect that makes a task unretryable or repeats when it is retried, an owner that dies with
+its node), each on one output of the starter; the loss of either worker node at any moment (the
+search loses each one after every event at which a worker is busy), and a crash of any attempt
+with a node loss (the random tier). The driver waits for the outputs without reading them
+(`fetch_local=False`), so until they are read each lives only where it was made.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Checks, Service
 from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 checks = Checks()
@@ -36,7 +43,7 @@ EXPECTED = {
 }
 
 
-class Ledger:
+class Ledger(Service):
     """The audit ledger `publish` writes to (a simulated service: every call is journaled and
     stamped with the attempt that made it, so a re-run task writes again).
 
@@ -81,7 +88,7 @@ def four_outputs(sub: Any, ctx: Any) -> dict:
         got = sorted(refs) if isinstance(refs, dict) else type(refs).__name__
         return {"shape": f"build() returned {got}; expected a dict with keys {list(OUTPUTS)}"}
     ready = [r for r in refs.values() if isinstance(r, ray.ObjectRef)]
-    ray.wait(ready, num_returns=len(ready))
+    ray.wait(ready, num_returns=len(ready), fetch_local=False)  # made, not yet read: one copy each
 
     # Downstream work on every worker while the outputs sit in the stores: the window in which
     # losing a node loses the only copy of what it made.
@@ -119,6 +126,7 @@ def four_outputs(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("outputs-survive")
 def survive(outcome: dict, ctx: Any) -> list[str]:
+    """Every output can still be read with ray.get after any one worker node is lost."""
     if "shape" in outcome:
         return [outcome["shape"]]
     return [
@@ -130,6 +138,7 @@ def survive(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("outputs-correct")
 def correct(outcome: dict, ctx: Any) -> list[str]:
+    """Every output read back holds the same bytes as before the loss (a rebuilt one too)."""
     if "shape" in outcome:
         return []
     return [
@@ -141,6 +150,7 @@ def correct(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("published-once")
 def published_once(outcome: dict, ctx: Any) -> str | None:
+    """The audit ledger holds exactly one line for the publication, however often publish ran."""
     if "shape" in outcome:
         return None
     lines = outcome["ledger"]
@@ -149,3 +159,15 @@ def published_once(outcome: dict, ctx: Any) -> str | None:
     if not lines:
         return "the ledger holds no line: publish() never recorded its output"
     return None
+
+
+@checks.evidence_for("an-actor-ran")
+def an_actor_ran(outcome: Any, ctx: Any) -> bool:
+    return any(r.kind == "actor.create" for r in ctx.records)
+
+
+@checks.evidence_for("ledger-keys-differ")
+def ledger_keys_differ(outcome: Any, ctx: Any) -> bool:
+    """The ledger holds several keyed lines, each under a different key."""
+    keys = [k for k, _ in (outcome or {}).get("ledger", [])]
+    return len(keys) > 1 and all(keys) and len(set(keys)) == len(keys)

@@ -5,6 +5,12 @@ Two scenarios. "interval" asks choose_interval for the checkpoint interval of a 
 of each answer with the best whole number of steps. "train" runs the learner's loop as a Ray
 task (the harness retries it, as a spot job's launcher would) under preemptions: the node under
 it is lost, or its worker killed, between any two of its steps or checkpoints.
+
+The classes the statement names, and where each is drawn: clusters whose best interval is many
+steps, a few steps, and less than one step (so `max(1, ...)` matters), with step times of 1 s and
+not 1 s (steps, not seconds); a preemption before or after any step or checkpoint, by a worker
+kill or a node loss, one (the search) to three (the random tier) in a run. The checkpoints are
+judged over the whole run: a save must follow the step that reached it, resumes included.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Checks, Service
 from miniray import sim
 
 checks = Checks()
@@ -60,17 +66,18 @@ def best_steps(mtbf_s: float, checkpoint_s: float, step_s: float) -> int:
     return min(range(max(1, guess - 3), guess + 4), key=lambda k: overhead(k, mtbf_s, checkpoint_s, step_s))
 
 
-class Checkpoints:
+class Checkpoints(Service):
     """Durable checkpoint storage for the job (a simulated service; it outlives the spot nodes).
 
     ckpt.save(step, weights)   takes CHECKPOINT_S of the job's time; keeps (step, weights)
     ckpt.load()                the last saved (step, weights), or None
     """
 
-    def __init__(self, services: Any) -> None:
+    def __init__(self, services: Any, history: list[tuple[str, str, int]]) -> None:
         self._svc = services
         self.latest: tuple[int, Any] | None = None
         self.saved_steps: list[int] = []
+        self.history = history  # (attempt, "step", n) and (attempt, "save", n), in order
 
     def save(self, step: int, weights: Any) -> None:
         time.sleep(CHECKPOINT_S)  # writing the checkpoint is not free: that is the trade-off
@@ -79,6 +86,7 @@ class Checkpoints:
         def run() -> None:
             self.latest = kept
             self.saved_steps.append(kept[0])
+            self.history.append((_attempt(), "save", kept[0]))
 
         self._svc.call("checkpoints", "save", f"step-{kept[0]}", run)
 
@@ -88,21 +96,35 @@ class Checkpoints:
         )
 
 
-class Trainer:
+class Trainer(Service):
     """do_step(step, weights): one training step (STEP_S of the job's time); returns new weights."""
 
-    def __init__(self, services: Any) -> None:
+    def __init__(self, services: Any, history: list[tuple[str, str, int]]) -> None:
         self._svc = services
         self.runs: list[int] = []  # the steps run, in order, repeats included
+        self.history = history
 
     def do_step(self, step: int, weights: int) -> int:
         time.sleep(STEP_S)
 
         def run() -> int:
             self.runs.append(step)
+            self.history.append((_attempt(), "step", step))
             return next_weights(step, weights)
 
         return self._svc.call("trainer", "step", f"step-{step}", run)
+
+
+def _attempt() -> str:
+    attempt = sim.current_attempt()
+    return attempt.key if attempt is not None else "driver"
+
+
+def _before(history: list[tuple[str, str, int]], i: int) -> tuple[str, int] | None:
+    """What the same attempt did just before history[i], or None if it was its first act."""
+    attempt = history[i][0]
+    earlier = [(what, n) for a, what, n in history[:i] if a == attempt]
+    return earlier[-1] if earlier else None
 
 
 def _interval(sub: Any, mtbf_s: float, checkpoint_s: float, step_s: float) -> tuple[int | None, str]:
@@ -129,7 +151,8 @@ def train(sub: Any, ctx: Any) -> dict:
     k, problem = _interval(sub, MTBF_S, CHECKPOINT_S, STEP_S)
     if k is None:
         return {"intervals": [((MTBF_S, CHECKPOINT_S, STEP_S), None, problem)]}
-    ckpt, trainer = Checkpoints(ctx.services), Trainer(ctx.services)
+    history: list[tuple[str, str, int]] = []
+    ckpt, trainer = Checkpoints(ctx.services, history), Trainer(ctx.services, history)
 
     @ray.remote(max_retries=-1)  # the launcher starts the job again after every preemption
     def job() -> Any:
@@ -142,6 +165,7 @@ def train(sub: Any, ctx: Any) -> dict:
         "weights": weights,
         "runs": list(trainer.runs),
         "saved": list(ckpt.saved_steps),
+        "history": list(history),
         "elapsed": sim.now() - begin,
         "preemptions": len(ctx.faults),
     }
@@ -149,6 +173,7 @@ def train(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("interval-near-optimal")
 def near_optimal(outcome: dict, ctx: Any) -> list[str]:
+    """For each cluster, the interval's expected overhead C/tau + tau/(2M) is within 2% of the best whole number of steps."""
     problems = []
     for (mtbf_s, checkpoint_s, step_s), k, problem in outcome.get("intervals", []):
         if k is None:
@@ -167,6 +192,7 @@ def near_optimal(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("finishes-with-the-right-weights")
 def right_weights(outcome: dict, ctx: Any) -> str | None:
+    """train returns the weights of steps 0 to 8, each applied once, in order, whatever preemptions happen."""
     if "weights" not in outcome:
         return None
     want = expected_weights()
@@ -181,6 +207,7 @@ def right_weights(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("resumes-from-the-last-checkpoint")
 def resumes(outcome: dict, ctx: Any) -> str | None:
+    """After a preemption, at most the steps since the last checkpoint are run again."""
     if "weights" not in outcome:
         return None
     k, runs = outcome["interval"], outcome["runs"]
@@ -196,13 +223,80 @@ def resumes(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("checkpoint-overhead")
 def checkpoint_overhead(outcome: dict, ctx: Any) -> str | None:
-    if "weights" not in outcome or outcome["preemptions"]:
+    """A checkpoint is saved only every `interval` steps, right after the step that reaches it, and never after the last step: none more, resumes included."""
+    if "weights" not in outcome:
         return None
-    k, saved = outcome["interval"], outcome["saved"]
-    most = (STEPS - 1) // k  # at every multiple of k short of the last step
-    if len(saved) > most:
-        return (
-            f"{len(saved)} checkpoints in a run of {STEPS} steps without preemption (at steps {saved}); "
-            f"every {k} steps is at most {most}: each one costs {CHECKPOINT_S:g} s"
-        )
+    k, history = outcome["interval"], outcome["history"]
+    for i, (_, what, n) in enumerate(history):
+        if what != "save":
+            continue
+        before = _before(history, i)
+        if n % k or n >= STEPS or before != ("step", n - 1):
+            after = (
+                f"right after step {before[1]}"
+                if before and before[0] == "step"
+                else "before any step of its attempt"
+            )
+            return (
+                f"a checkpoint of step {n} was saved {after}; every {k} steps means right after steps "
+                f"{', '.join(str(m - 1) for m in range(k, STEPS, k))} only (each one costs {CHECKPOINT_S:g} s; "
+                f"saves in this run: {outcome['saved']})"
+            )
     return None
+
+
+@checks.evidence_for("same-interval-everywhere")
+def same_interval(outcome: Any, ctx: Any) -> bool:
+    answers = {k for _, k, _ in (outcome or {}).get("intervals", []) if k is not None}
+    return len(answers) == 1 and len((outcome or {}).get("intervals", [])) > 1
+
+
+@checks.evidence_for("started-over")
+def started_over(outcome: Any, ctx: Any) -> bool:
+    """Step 0 ran again after a checkpoint had been saved: the job did not resume."""
+    return bool(outcome) and outcome.get("runs", []).count(0) > 1 and bool(outcome.get("saved"))
+
+
+def _intervals(outcome: Any) -> list[tuple[tuple[float, float, float], int]]:
+    return [(cluster, k) for cluster, k, _ in (outcome or {}).get("intervals", []) if k is not None]
+
+
+def _fits(outcome: Any, rule: Any) -> bool:
+    """Every interval answered is what `rule` (a mistaken formula) gives, and at least one is off."""
+    answers = _intervals(outcome)
+    return (
+        len(answers) > 1
+        and all(k == rule(*cluster) for cluster, k in answers)
+        and any(k != best_steps(*cluster) for cluster, k in answers)
+    )
+
+
+@checks.evidence_for("interval-in-seconds")
+def interval_in_seconds(outcome: Any, ctx: Any) -> bool:
+    return _fits(outcome, lambda m, c, s: max(1, round(math.sqrt(2 * c * m))))
+
+
+@checks.evidence_for("no-factor-two")
+def no_factor_two(outcome: Any, ctx: Any) -> bool:
+    return _fits(outcome, lambda m, c, s: max(1, round(math.sqrt(c * m) / s)))
+
+
+@checks.evidence_for("saved-on-resume")
+def saved_on_resume(outcome: Any, ctx: Any) -> bool:
+    """An attempt saved a checkpoint before it ran a single step (what it had just loaded)."""
+    history = (outcome or {}).get("history", [])
+    return any(what == "save" and _before(history, i) is None for i, (_, what, _n) in enumerate(history))
+
+
+@checks.evidence_for("saved-every-step")
+def saved_every_step(outcome: Any, ctx: Any) -> bool:
+    saved = (outcome or {}).get("saved", [])
+    return outcome is not None and outcome.get("interval", 0) > 1 and len(set(saved)) >= STEPS - 1
+
+
+@checks.evidence_for("saved-the-step-index")
+def saved_the_step_index(outcome: Any, ctx: Any) -> bool:
+    """Each checkpoint names the step just run (its index), not the number of steps done."""
+    history = (outcome or {}).get("history", [])
+    saves = [(_before(history, i), n) for i, (_, what, n) in enumerate(history) if what == "save"]
+    return bool(saves) and all(before == ("step", n) for before, n in saves)

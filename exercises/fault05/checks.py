@@ -1,17 +1,25 @@
-"""fault05 checks: orders are charged at most once, and every order ends paid."""
+"""fault05 checks: orders are charged at most once, and every order ends paid.
+
+The classes the statement names, and where each is drawn: a crash of process_order before the
+charge, between the charge and mark_paid, and as it returns; a node loss; a second client
+processing order 17 after any service call (a double-click on "Pay"); two orders of the same
+amount (so a key made from the amount, or one key for all, collides). The search tries every
+schedule of up to two of these (one node loss, one client at most); the random tier draws three.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Checks, Service
+from miniray import sim
 
 checks = Checks()
 ORDERS = {17: 30, 18: 30}  # same amount on purpose: a key made from the amount collides
 
 
-class Payments:
+class Payments(Service):
     """The API process_order gets: a card gateway with idempotency keys, and the orders table.
 
     Every call goes through the simulated services, so it is journaled (a replayed body does not
@@ -20,6 +28,8 @@ class Payments:
     def __init__(self, services: Any) -> None:
         self._svc = services
         self.charges: list[dict] = []  # money that really moved
+        self.reads: list[tuple[str, int]] = []  # (attempt, order) of every paid_with call
+        self.keys: list[tuple[int, str | None]] = []  # (order, idempotency key) of every charge call
         self._by_key: dict[str, str] = {}
 
     def charge(self, order_id: int, amount: int, idempotency_key: str | None = None) -> str:
@@ -27,22 +37,45 @@ class Payments:
         and returns the first charge's id, as Stripe's API does."""
 
         def run() -> str:
+            self.keys.append((order_id, idempotency_key))
             if idempotency_key is not None and idempotency_key in self._by_key:
                 return self._by_key[idempotency_key]
             charge_id = f"ch_{len(self.charges) + 1}"
-            self.charges.append({"id": charge_id, "order": order_id, "amount": amount})
+            self.charges.append(
+                {
+                    "id": charge_id,
+                    "order": order_id,
+                    "amount": amount,
+                    "key": idempotency_key,
+                    "attempt": _attempt(),
+                }
+            )
             if idempotency_key is not None:
                 self._by_key[idempotency_key] = charge_id
             return charge_id
 
-        return self._svc.call("gateway", "charge", f"order-{order_id}", run)
+        # What the log shows of the call: the order, and the key as it was passed (or its absence).
+        shown = f"order {order_id}, " + (
+            "no idempotency key" if idempotency_key is None else f"idempotency key {idempotency_key!r}"
+        )
+        return self._svc.call("gateway", "charge", shown, run)
 
     def mark_paid(self, order_id: int, charge_id: str) -> None:
         self._svc.db.upsert("orders", str(order_id), charge_id)
 
     def paid_with(self, order_id: int) -> str | None:
         """The charge id the order was marked paid with, or None."""
-        return self._svc.db.get("orders", str(order_id))
+
+        def run() -> str | None:
+            self.reads.append((_attempt(), order_id))
+            return self._svc.db.rows("orders").get(str(order_id))
+
+        return self._svc.call("db", "get", f"orders/{order_id}", run, record=False)
+
+
+def _attempt() -> str:
+    attempt = sim.current_attempt()
+    return attempt.key if attempt is not None else "driver"
 
 
 def _task(sub: Any, api: Payments) -> Any:
@@ -70,7 +103,13 @@ def two_orders(sub: Any, ctx: Any) -> dict:
             errors[oid] = f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"
     ctx.wait_clients()
     paid = {oid: ctx.services.db.rows("orders").get(str(oid)) for oid in ORDERS}
-    return {"charges": list(api.charges), "errors": errors, "paid": paid}
+    return {
+        "charges": list(api.charges),
+        "errors": errors,
+        "paid": paid,
+        "reads": list(api.reads),
+        "keys": list(api.keys),
+    }
 
 
 @checks.client
@@ -81,19 +120,21 @@ def second_client(sub: Any, ctx: Any) -> Any:
 
 @checks.invariant("charged-at-most-once")
 def at_most_once(outcome: dict, ctx: Any) -> list[str]:
+    """No order's card is charged twice: not by a retry after a crash, nor by a second client."""
     problems = []
     for oid in ORDERS:
         mine = [c["id"] for c in outcome["charges"] if c["order"] == oid]
         if len(mine) > 1:
-            attempts = [e.attempt for e in ctx.services.of(service="gateway", key=f"order-{oid}")]
+            attempts = [c["attempt"] for c in outcome["charges"] if c["order"] == oid]
             problems.append(
-                f"order {oid} charged {len(mine)} times ({', '.join(mine)}; gateway calls by {', '.join(attempts)})"
+                f"order {oid} charged {len(mine)} times ({', '.join(mine)}; by {', '.join(attempts)})"
             )
     return problems
 
 
 @checks.invariant("every-order-paid")
 def every_order_paid(outcome: dict, ctx: Any) -> list[str]:
+    """Every order ends charged and marked paid with its own charge."""
     problems = []
     for oid in ORDERS:
         mine = [c["id"] for c in outcome["charges"] if c["order"] == oid]
@@ -108,3 +149,53 @@ def every_order_paid(outcome: dict, ctx: Any) -> list[str]:
                 f"order {oid} is marked paid with {outcome['paid'][oid]}, which is not its charge"
             )
     return problems
+
+
+def _doubled(outcome: Any) -> list[list[dict]]:
+    """The charges of each order charged more than once."""
+    if not outcome:
+        return []
+    by_order: dict[int, list[dict]] = {}
+    for c in outcome["charges"]:
+        by_order.setdefault(c["order"], []).append(c)
+    return [cs for cs in by_order.values() if len(cs) > 1]
+
+
+def _task_of(attempt: str) -> str:
+    return attempt.rsplit("/", 1)[0]  # "process_order#1/2" -> "process_order#1"
+
+
+@checks.evidence_for("charged-without-a-key")
+def charged_without_a_key(outcome: Any, ctx: Any) -> bool:
+    return any(c["key"] is None for cs in _doubled(outcome) for c in cs)
+
+
+@checks.evidence_for("keys-differ")
+def keys_differ(outcome: Any, ctx: Any) -> bool:
+    """An order charged twice under two different idempotency keys."""
+    return any(
+        None not in {c["key"] for c in cs} and len({c["key"] for c in cs}) > 1 for cs in _doubled(outcome)
+    )
+
+
+@checks.evidence_for("looked-before-charging")
+def looked_before_charging(outcome: Any, ctx: Any) -> bool:
+    """An attempt that charged an order twice-charged had read the order's state first."""
+    reads = set(outcome["reads"]) if outcome else set()
+    return any((c["attempt"], c["order"]) in reads for cs in _doubled(outcome) for c in cs)
+
+
+@checks.evidence_for("charged-by-a-retry")
+def charged_by_a_retry(outcome: Any, ctx: Any) -> bool:
+    """Two attempts of the same task charged the same order: a retry repeated the charge."""
+    return any(len({_task_of(c["attempt"]) for c in cs}) < len(cs) for cs in _doubled(outcome))
+
+
+@checks.evidence_for("key-shared-by-orders")
+def key_shared_by_orders(outcome: Any, ctx: Any) -> bool:
+    """Two orders presented the same idempotency key: the gateway took them for one payment."""
+    orders_by_key: dict[str, set[int]] = {}
+    for order, key in outcome["keys"] if outcome else ():
+        if key is not None:
+            orders_by_key.setdefault(key, set()).add(order)
+    return any(len(orders) > 1 for orders in orders_by_key.values())

@@ -4,6 +4,12 @@ Duplicate attempts come from Ray's retry after a crash (the first attempt may ha
 already) and from a second client: a speculative copy of the same task, as a straggler
 mitigation would start. The blob store's exclusive `commit` is kept out of reach: the learner
 gets put, rename (which refuses an existing destination), read and delete, and builds it.
+
+The classes the statement names, and where each is drawn: a duplicate attempt from a retry
+after a crash (before the write, between the private write and the rename, after the rename)
+and from a speculative copy started after any service call; a node loss; up to two of these in
+a run (the search), three (the random tier). A cleanup in `finally:` or `with` runs only for an
+attempt that really continues (miniray unwinds a blocked body without reaching the store).
 """
 
 from __future__ import annotations
@@ -12,19 +18,20 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Checks, Service
 from miniray import sim
 
 checks = Checks()
 SHARDS = (1, 2)
 
 
-class Output:
+class Output(Service):
     """What write_output gets: a blob store, and a name unique to the running attempt."""
 
     def __init__(self, services: Any) -> None:
         self._blobs = services.blobs
         self._svc = services
+        self.reads: list[tuple[str, str]] = []  # (attempt, path) of every read
 
     def put(self, path: str, data: Any) -> None:
         self._blobs.put(path, data)
@@ -34,6 +41,8 @@ class Output:
         self._blobs.rename(src, dst)
 
     def read(self, path: str) -> Any:
+        attempt = sim.current_attempt()
+        self.reads.append((attempt.key if attempt is not None else "driver", path))
         return self._blobs.read(path)
 
     def delete(self, path: str) -> None:
@@ -71,6 +80,7 @@ def two_shards(sub: Any, ctx: Any) -> dict:
             errors[shard] = f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"
     ctx.wait_clients()
     return {
+        "reads": list(out.reads),
         "errors": errors,
         "files": dict(ctx.services.blobs.files),
         "writers": dict(ctx.services.blobs.writers),
@@ -89,6 +99,7 @@ def _final(shard: int) -> str:
 
 @checks.invariant("written-once")
 def written_once(outcome: dict, ctx: Any) -> list[str]:
+    """Each shard's final path is written once, by one attempt (a put or a rename onto it): no reader sees it change."""
     problems = []
     for shard in SHARDS:
         path = _final(shard)
@@ -107,6 +118,7 @@ def written_once(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("every-shard-committed")
 def committed(outcome: dict, ctx: Any) -> list[str]:
+    """When the job ends, every shard's final path holds one attempt's complete output (both of its rows)."""
     problems = []
     for shard in SHARDS:
         path = _final(shard)
@@ -124,6 +136,7 @@ def committed(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("no-stray-files")
 def no_strays(outcome: dict, ctx: Any) -> list[str]:
+    """An attempt that ran to its end leaves no temporary file behind (a killed one cannot clean up)."""
     # A killed attempt cannot clean up after itself (a job-end sweep would); one that ran to its
     # end must leave nothing behind.
     finals = {_final(shard) for shard in SHARDS}
@@ -134,3 +147,41 @@ def no_strays(outcome: dict, ctx: Any) -> list[str]:
         if strays
         else []
     )
+
+
+def _final_puts(ctx: Any) -> list[tuple[str, str]]:
+    finals = {_final(shard) for shard in SHARDS}
+    return [
+        (e.attempt, e.key) for e in ctx.services.of(service="blob", op="put", outcome="ok") if e.key in finals
+    ]
+
+
+@checks.evidence_for("put-the-final-path")
+def put_final(outcome: Any, ctx: Any) -> bool:
+    """Two attempts put the same final path directly (no private file, no rename)."""
+    puts = _final_puts(ctx)
+    return any(sum(1 for _, p in puts if p == path) > 1 for _, path in puts)
+
+
+@checks.evidence_for("looked-before-writing")
+def looked_before_writing(outcome: Any, ctx: Any) -> bool:
+    """An attempt that put a final path had read that path first."""
+    reads = set(outcome["reads"]) if outcome else set()
+    return any((attempt, path) in reads for attempt, path in _final_puts(ctx))
+
+
+@checks.evidence_for("deleted-a-final-path")
+def deleted_a_final_path(outcome: Any, ctx: Any) -> bool:
+    finals = {_final(shard) for shard in SHARDS}
+    return any(e.key in finals for e in ctx.services.of(service="blob", op="delete"))
+
+
+@checks.evidence_for("two-attempts-one-temp")
+def two_attempts_one_temp(outcome: Any, ctx: Any) -> bool:
+    """Two attempts put the same temporary (not final) path."""
+    finals = {_final(shard) for shard in SHARDS}
+    writers: dict[str, set[str]] = {}
+    for e in ctx.services.of(service="blob", op="put"):
+        if e.key not in finals:
+            writers.setdefault(e.key, set()).add(e.attempt)
+    return any(len(attempts) > 1 for attempts in writers.values())

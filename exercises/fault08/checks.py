@@ -6,10 +6,17 @@ tries a failed record on a node it has not
 failed on yet, until it has failed on every node it may use. After every failed attempt it
 asks the learner's `blacklist(failures, nodes)` which nodes to stop using.
 
-One node is bad: every attempt there fails, with a connection reset, a worker death or a
-timeout, in turn. Three records are malformed: they raise the same ValueError, KeyError or
-TypeError on every node. The grader's own faults (crashes, a node loss) add deaths on
-healthy nodes; two of them are not enough to make a healthy node look bad.
+One node is bad: every attempt there fails, with a connection reset, a worker death, a
+timeout or a disk error, in turn. Four records are malformed: they raise the same ValueError,
+KeyError, TypeError or IndexError on every node. The grader's own faults (crashes, a node loss)
+add deaths on healthy nodes; two of them are not enough to make a healthy node look bad.
+
+The classes the statement names, and where each is drawn: failures that implicate a node (a
+death, a connection reset, a timeout, a disk's OSError: the bad node cycles through all four,
+from a different start in each scenario); input errors (the four malformed records, IndexError
+among them: "ValueError, KeyError, TypeError, ..."); and healthy nodes that fail now and then
+without being bad: two worker deaths ("two-deaths-on-a-healthy-node"), a connection reset and a
+timeout ("blips-on-a-healthy-node"), and the grader's crashes and node loss.
 """
 
 from __future__ import annotations
@@ -25,12 +32,13 @@ from miniray import sim
 from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 checks = Checks()
-RECORDS = 6
-MALFORMED = {0: ValueError, 3: KeyError, 5: TypeError}  # fail the same on every node
+RECORDS = 8
+MALFORMED = {0: ValueError, 3: KeyError, 5: TypeError, 6: IndexError}  # fail the same on every node
 BAD_NODE = 2  # index of the node with the flaky network card
 # What the bad node's attempts do, in turn; the second scenario starts the cycle elsewhere, so
 # a policy that leaves out any one kind lets the bad node fail a fourth time in one of them.
 BAD_FAILURES = ("reset", "death", "timeout", "io")
+ATTEMPTS = 6  # a record is tried at most this often: on nodes it has not failed on, or after a death
 THRESHOLD = 3  # the statement's rule: blacklist at three failures that implicate the node
 FORBIDDEN = ("liveness", "attribution")  # miniray ships this policy; the learner writes their own
 
@@ -57,26 +65,34 @@ def _reaches_miniray_attribution(sub: Any) -> str | None:
             hit = code_names(code) & set(FORBIDDEN)
             if hit:
                 return f"{name} (uses {sorted(hit)[0]})"
-    from miniray.liveness import attribution
+    from miniray import liveness
 
     for name, value in vars(sub).items():
-        if any(value is shipped for shipped in (attribution.RETRYABLE, attribution.TERMINAL)):
+        if any(value is shipped for shipped in (liveness.RETRYABLE, liveness.TERMINAL)):
             return name
     return None
 
 
-@checks.scenario("six-records")
-def six_records(sub: Any, ctx: Any) -> dict:
-    return _run(sub, ctx, bad_offset=0, healthy_deaths=0)
+@checks.scenario("eight-records")
+def eight_records(sub: Any, ctx: Any) -> dict:
+    return _run(sub, ctx, bad_offset=0, healthy=())
 
 
 @checks.scenario("two-deaths-on-a-healthy-node")
 def two_deaths(sub: Any, ctx: Any) -> dict:
     """node 1 loses two workers (say, two out-of-memory kills): two deaths are not a pattern."""
-    return _run(sub, ctx, bad_offset=3, healthy_deaths=2)
+    return _run(sub, ctx, bad_offset=3, healthy=("death", "death"))
 
 
-def _run(sub: Any, ctx: Any, bad_offset: int, healthy_deaths: int) -> dict:
+@checks.scenario("blips-on-a-healthy-node")
+def blips(sub: Any, ctx: Any) -> dict:
+    """node 1's network blips twice (a reset, then a timeout): two failures are not a pattern."""
+    return _run(sub, ctx, bad_offset=1, healthy=("reset", "timeout"))
+
+
+def _run(sub: Any, ctx: Any, bad_offset: int, healthy: tuple[str, ...]) -> dict:
+    """`healthy`: what the first attempts on node 1, a healthy node, do before it behaves."""
+    healthy_failures = list(healthy)
     cluster = ctx.cluster(workers=3)
     names = [n.name for n in cluster.worker_nodes]
     ids = {n.name: n.node_id for n in cluster.worker_nodes}
@@ -108,28 +124,30 @@ def _run(sub: Any, ctx: Any, bad_offset: int, healthy_deaths: int) -> dict:
     bad_attempts = 0
     turn = 0
     for record in range(RECORDS):
-        tried: set[str] = set()
+        tried: list[str] = []
+        last_died = False  # the last attempt's worker died: the record itself may be fine
         while True:
             alive = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
             usable = [n for n in names if n not in blacklisted and n not in dead and ids[n] in alive]
             untried = [n for n in usable if n not in tried]
-            if not untried:
+            # A node it has not failed on yet, while there is one; after a death, any node it may use.
+            choices = untried or (usable if last_died else [])
+            if not choices or len(tried) == ATTEMPTS:
                 outcome["given_up"][record] = (
-                    f"it failed on every node it could use ({', '.join(sorted(tried))})"
+                    f"it failed {len(tried)} times, on {', '.join(sorted(set(tried)))}"
                     if usable
                     else "no node left to run it on"
                 )
                 break
-            node = untried[turn % len(untried)]
-            tried.add(node)
+            node = choices[turn % len(choices)]
+            tried.append(node)
             turn += 1
             failure = "none"
             if node == bad:
                 failure = BAD_FAILURES[(bad_offset + bad_attempts) % len(BAD_FAILURES)]
                 bad_attempts += 1
-            elif node == names[0] and healthy_deaths > 0:
-                failure = "death"
-                healthy_deaths -= 1
+            elif node == names[0] and healthy_failures:
+                failure = healthy_failures.pop(0)
             strategy = NodeAffinitySchedulingStrategy(ids[node], soft=False)
             ref = process.options(scheduling_strategy=strategy).remote(record, failure)
             if failure == "death":
@@ -142,11 +160,13 @@ def _run(sub: Any, ctx: Any, bad_offset: int, healthy_deaths: int) -> dict:
                 break
             except (rex.WorkerCrashedError, rex.NodeDiedError) as e:
                 entry = {"node": node, "record": record, "kind": "died", "error": type(e).__name__}
+                last_died = True
                 if isinstance(e, rex.NodeDiedError):
                     dead.add(node)
             except rex.RayTaskError as e:
                 cause = getattr(e, "cause", None) or e
                 entry = {"node": node, "record": record, "kind": "error", "error": type(cause).__name__}
+                last_died = False
             del ref
             failures.append(entry)
             verdict = sub.blacklist([dict(f) for f in failures], list(names))
@@ -157,6 +177,7 @@ def _run(sub: Any, ctx: Any, bad_offset: int, healthy_deaths: int) -> dict:
     outcome["failures"] = failures
     outcome["blacklisted"] = sorted(blacklisted)
     outcome["dead"] = sorted(dead)
+    outcome["probes"] = _probe(sub, names)
     return outcome
 
 
@@ -170,6 +191,7 @@ def _describe(fs: list[dict]) -> str:
 
 @checks.invariant("own-policy")
 def own_policy(outcome: dict, ctx: Any) -> str | None:
+    """The policy is yours: the submission does not reach miniray.liveness (miniray's own attribution)."""
     if "forbidden" in outcome:
         return (
             f"{outcome['forbidden']} reaches miniray.liveness.attribution; this exercise asks you to "
@@ -180,6 +202,7 @@ def own_policy(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("healthy-node-not-blamed")
 def healthy_not_blamed(outcome: dict, ctx: Any) -> list[str]:
+    """A healthy node is never blacklisted: only failures that implicate a node count, and it takes three."""
     problems = []
     for node in outcome.get("blacklisted", []):
         if node == outcome["bad"] or node in outcome["dead"]:
@@ -195,6 +218,7 @@ def healthy_not_blamed(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("bad-node-blacklisted")
 def bad_node_blacklisted(outcome: dict, ctx: Any) -> str | None:
+    """The bad node is blacklisted as soon as three of its failures implicate it, and gets no work after."""
     if "failures" not in outcome:
         return None
     bad = outcome["bad"]
@@ -213,6 +237,7 @@ def bad_node_blacklisted(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("every-good-record-done")
 def every_good_record_done(outcome: dict, ctx: Any) -> list[str]:
+    """Every well-formed record is processed on some node."""
     if "failures" not in outcome:
         return []
     return [
@@ -220,3 +245,78 @@ def every_good_record_done(outcome: dict, ctx: Any) -> list[str]:
         for r in range(RECORDS)
         if r not in MALFORMED and r not in outcome["done"]
     ]
+
+
+def _failure(kind: str, error: str) -> dict:
+    return {"kind": kind, "error": error}
+
+
+DIED = _failure("died", "WorkerCrashedError")
+PROBES = {  # name -> (the failures a probe shows the policy, on node 0 unless it says "other")
+    "died": [DIED] * 3,
+    "ConnectionError": [_failure("error", "ConnectionError")] * 3,
+    "TimeoutError": [_failure("error", "TimeoutError")] * 3,
+    "OSError": [_failure("error", "OSError")] * 3,
+    **{e.__name__: [_failure("error", e.__name__)] * 3 for e in MALFORMED.values()},
+    "two deaths": [DIED] * 2,
+    "one blip": [_failure("error", "ConnectionError")],
+    # three deaths long ago, then a run of input errors elsewhere: still three that implicate it
+    "old deaths": [DIED] * 3 + [{**_failure("error", "ValueError"), "other": True}] * 8,
+}
+
+
+def _probe(sub: Any, names: list[str]) -> dict[str, bool | None]:
+    """After the run, the policy's answer to a few histories: which kinds it counts, and
+    whether two deaths or one blip are enough. The evidence behind the hints: the run alone often
+    cannot tell which kind a policy leaves out (they can fail the same attempts)."""
+    answers: dict[str, bool | None] = {}
+    for name, kinds in PROBES.items():
+        failures = [
+            {
+                "node": names[1] if f.get("other") else names[0],
+                "record": i,
+                "kind": f["kind"],
+                "error": f["error"],
+            }
+            for i, f in enumerate(kinds)
+        ]
+        try:
+            answers[name] = names[0] in set(sub.blacklist(failures, list(names)) or ())
+        except Exception:
+            answers[name] = None
+    return answers
+
+
+@checks.evidence_for("deaths-not-counted")
+def deaths_not_counted(outcome: Any, ctx: Any) -> bool:
+    return bool(outcome) and outcome.get("probes", {}).get("died") is False
+
+
+@checks.evidence_for("a-system-error-not-counted")
+def system_error_not_counted(outcome: Any, ctx: Any) -> bool:
+    probes = (outcome or {}).get("probes", {})
+    return any(probes.get(e) is False for e in ("ConnectionError", "TimeoutError", "OSError"))
+
+
+@checks.evidence_for("threshold-two")
+def threshold_two(outcome: Any, ctx: Any) -> bool:
+    probes = (outcome or {}).get("probes", {})
+    return probes.get("two deaths") is True and probes.get("one blip") is not True
+
+
+@checks.evidence_for("one-failure-enough")
+def one_failure_enough(outcome: Any, ctx: Any) -> bool:
+    return (outcome or {}).get("probes", {}).get("one blip") is True
+
+
+@checks.evidence_for("an-input-error-counted")
+def input_error_counted(outcome: Any, ctx: Any) -> bool:
+    probes = (outcome or {}).get("probes", {})
+    return any(probes.get(e.__name__) is True for e in MALFORMED.values())
+
+
+@checks.evidence_for("forgets-old-failures")
+def forgets_old_failures(outcome: Any, ctx: Any) -> bool:
+    """Three deaths blacklist a node, but not once later failures elsewhere pile up after them."""
+    probes = (outcome or {}).get("probes", {})
+    return probes.get("died") is True and probes.get("old deaths") is False

@@ -11,6 +11,12 @@ scenario loses one of R's and S's nodes, so both must recover, at the same insta
 yet (their bundles would fit where F is, so the failures are feasible); a group created at the
 same moment is due and fits on the spare node. Then a node joins and both recover.
 The learner's policy is wrapped so every answer is recorded: (group, recovery episode, answer).
+
+The classes the statement names, and where each is drawn: a recovering group (RESCHEDULING) and
+a new one (PENDING, W: it never fits before it is removed); two groups recovering from the same
+instant (R and S share `recovering_since`); a second recovery of the same group (the second loss
+of "two-node-losses"); a due group that fits elsewhere (D). Every answer of a recovery is judged,
+not just the first few: once it has backed off, it never returns to the front.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ def _state(pg: Any) -> str:
 def _run(sub: Any, ctx: Any, losses: int) -> dict:
     policy = sub.make_policy()
     recorder = Recorder(policy)
+    ctx.extra["answers"] = recorder.answers  # read by the evidence, also when the run stalls
     ray.shutdown()
     from miniray.cluster_utils import Cluster
 
@@ -111,6 +118,7 @@ def two_losses(sub: Any, ctx: Any) -> dict:
 
 @checks.invariant("no-due-group-starves")
 def no_due_group_starves(outcome: dict, ctx: Any) -> list[str]:
+    """While R and S fail to recover, the small group D, which fits on the spare node, is placed within 1 s."""
     return [
         f"loss {e['loss']}: group D{e['loss']} fit on the spare node but was not placed within "
         f"{DUE_WITHIN_S:g} s while R and S failed to recover"
@@ -121,6 +129,7 @@ def no_due_group_starves(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("failed-recovery-stays-eligible")
 def stays_eligible(outcome: dict, ctx: Any) -> list[str]:
+    """Once capacity joins, R and S both recover within 10 s: a failed recovery never gives up for good."""
     return [
         f"loss {e['loss']}: a 3-CPU node joined 2 s after the loss, and R and S had not both recovered 10 s later"
         for e in outcome["episodes"]
@@ -130,6 +139,7 @@ def stays_eligible(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("new-groups-wait-their-turn")
 def new_groups_wait(outcome: dict, ctx: Any) -> list[str]:
+    """A group that was never placed (PENDING) is never sent to rank 0: new work queues by arrival."""
     fronts = sorted(
         {
             name
@@ -144,6 +154,7 @@ def new_groups_wait(outcome: dict, ctx: Any) -> list[str]:
 
 @checks.invariant("recovery-priority-bounded")
 def priority_bounded(outcome: dict, ctx: Any) -> list[str]:
+    """In each recovery of each group, the first two failed attempts are answered front, the next ones backoff."""
     episodes: dict[tuple[str, float | None], list[str]] = {}
     for name, state, since, answer, _now in outcome["answers"]:
         if state == "RESCHEDULING":
@@ -154,10 +165,70 @@ def priority_bounded(outcome: dict, ctx: Any) -> list[str]:
     for (name, since), answers in episodes.items():
         count[name] = count.get(name, 0) + 1
         head = answers[: BOUND - 1]
-        rest = answers[BOUND - 1 : BOUND + 1]
+        rest = answers[BOUND - 1 :]  # every later answer, however many there were
         if head != want[: len(head)] or "front" in rest:
+            shown = ", ".join(answers[:8]) + (f", ... ({len(answers)} in all)" if len(answers) > 8 else "")
             problems.append(
                 f"{name}'s recovery {count[name]} (from {since:.6f} s): its failed attempts were answered "
-                f"{', '.join(answers[: BOUND + 1])}; the rule is front for the first {BOUND - 1}, then backoff"
+                f"{shown}; the rule is front for the first {BOUND - 1}, then backoff"
             )
     return problems
+
+
+def _recoveries(ctx: Any) -> dict[tuple[str, float | None], list[str]]:
+    found: dict[tuple[str, float | None], list[str]] = {}
+    for name, state, since, answer, _now in ctx.extra.get("answers", []):
+        if state == "RESCHEDULING":
+            found.setdefault((name, since), []).append(answer)
+    return found
+
+
+@checks.evidence_for("front-without-end")
+def front_without_end(outcome: Any, ctx: Any) -> bool:
+    """A recovery was sent to rank 0 after more failed attempts than the rule's bound, and never backed off."""
+    return any(len(a) > BOUND and "backoff" not in a for a in _recoveries(ctx).values())
+
+
+@checks.evidence_for("first-failure-backed-off")
+def first_failure_backed_off(outcome: Any, ctx: Any) -> bool:
+    """A recovery's first failed attempt was already answered backoff."""
+    return any(a[0] == "backoff" for a in _recoveries(ctx).values())
+
+
+def _by_group(ctx: Any) -> dict[str, list[list[str]]]:
+    """Each group's recoveries, in order, as the lists of answers they got."""
+    groups: dict[str, list[list[str]]] = {}
+    for (name, _since), answers in _recoveries(ctx).items():
+        groups.setdefault(name, []).append(answers)
+    return groups
+
+
+@checks.evidence_for("later-recovery-without-priority")
+def later_recovery_without_priority(outcome: Any, ctx: Any) -> bool:
+    """A group's first recovery kept its priority, and a later one got none."""
+    return any(
+        len(rs) > 1 and rs[0][:1] == ["front"] and any(r[:1] == ["backoff"] for r in rs[1:])
+        for rs in _by_group(ctx).values()
+    )
+
+
+@checks.evidence_for("front-again-after-backoff")
+def front_again_after_backoff(outcome: Any, ctx: Any) -> bool:
+    """A recovery went back to the front after it had backed off."""
+    return any("front" in a[a.index("backoff") :] for a in _recoveries(ctx).values() if "backoff" in a)
+
+
+@checks.evidence_for("one-budget-for-two-groups")
+def one_budget_for_two_groups(outcome: Any, ctx: Any) -> bool:
+    """The answers are what one shared count per recovering_since gives (R's attempts spend S's)."""
+    answers = [a for a in ctx.extra.get("answers", []) if a[1] == "RESCHEDULING"]
+    shared: dict[float | None, int] = {}
+    own: dict[tuple[str, float | None], int] = {}
+    differs = False
+    for name, _state, since, answer, _now in answers:
+        shared[since] = shared.get(since, 0) + 1
+        own[(name, since)] = own.get((name, since), 0) + 1
+        if answer != ("front" if shared[since] < BOUND else "backoff"):
+            return False  # not the shared budget's answer
+        differs = differs or answer != ("front" if own[(name, since)] < BOUND else "backoff")
+    return differs

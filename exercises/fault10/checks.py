@@ -7,7 +7,10 @@ per STALE shard when a refit ends; everything else is the shipped controller.
 
 The faults: a crash or a hang of shard 2 at every probe interval across one training step
 (a restart that ends inside a refit is the case the shipped rule gets wrong), and seeded pairs
-of faults on two shards. The fleet runs on its own virtual clock, so each is a plain function
+of faults on two shards. In the seed's fleet a restart takes 360 s and any fault on a member
+fails the whole collective, so a shard cannot leave the group and come back within one refit,
+and a rule that matches shards by index alone passes there; "fast-restart-sweep" runs a fleet
+where it can (PerShardFleet: weights sent shard by shard, a 4 s reload) and catches that rule. The fleet runs on its own virtual clock, so each is a plain function
 call; a failure's detail gives the fault, so `Fleet(...).crash(2, 28).run(540)` replays it.
 """
 
@@ -69,12 +72,32 @@ class GradedFleet(Fleet):
             self.reported[s.index] = r.version
 
 
-def _run(sub: Any, faults: list[tuple[str, int, float]]) -> dict:
-    fleet = GradedFleet(sub.should_promote)
+class PerShardFleet(GradedFleet):
+    """The same controller, with two things the seed's fleet does not have, so that a shard can
+    leave and come back within one refit: a small model that reloads in RELOAD_S, and a transfer
+    that goes to each shard on its own (a member that fails mid-transfer misses it; the others
+    still get their weights and the refit ends as planned)."""
+
+    def __init__(self, rule: Any) -> None:
+        super().__init__(rule)
+        self.cfg.reload_s = RELOAD_S
+
+    def _peer_fault(self, s: Any) -> None:
+        pass  # no collective: one member's failure does not stop the others' transfers
+
+
+RELOAD_S = 4.0
+FAST_SWEEP_S = range(115, 136)  # around the first refit (121 s to 133 s), second by second
+
+
+def _run(sub: Any, faults: list[tuple[str, int, float]], fleet_class: type = GradedFleet) -> dict:
+    fleet = fleet_class(sub.should_promote)
     for kind, shard, at in faults:
         getattr(fleet, kind)(shard, at)
     fleet.run(UNTIL_S)
     label = " and ".join(f"{kind} of shard {shard} at {at:g} s" for kind, shard, at in faults)
+    if fleet_class is PerShardFleet:
+        label += f" (weights sent shard by shard, a restart takes {RELOAD_S:g} s)"
     return {
         "label": label,
         "decisions": fleet.decisions,
@@ -84,44 +107,38 @@ def _run(sub: Any, faults: list[tuple[str, int, float]]) -> dict:
     }
 
 
-def _sweep(kind: str) -> Any:
+def _scenario(name: str, plans: list[list[tuple[str, int, float]]], fleet_class: type = GradedFleet) -> None:
+    """One scenario: a run per plan of faults, then the probe questions (see _probe)."""
+
     def scenario(sub: Any, ctx: Any) -> list[dict]:
-        return [_run(sub, [(kind, FAULTED, float(at))]) for at in SWEEP_S]
+        runs = [_run(sub, faults, fleet_class) for faults in plans]
+        _probe(sub, ctx)
+        return runs
 
-    return scenario
-
-
-def _seeded(seed: int) -> Any:
-    def scenario(sub: Any, ctx: Any) -> list[dict]:
-        rng = random.Random(seed)  # a private generator: the same pair of faults on every Python
-        first, second = rng.sample(range(4), 2)
-        faults = [
-            (rng.choice(("crash", "hang")), first, float(rng.randrange(0, 130))),
-            (rng.choice(("crash", "hang")), second, float(rng.randrange(130, 260))),
-        ]
-        return [_run(sub, faults)]
-
-    return scenario
+    checks.scenario(name)(scenario)
 
 
-@checks.scenario("crash-2-at-28")
-def crash_at_28(sub: Any, ctx: Any) -> list[dict]:
-    return [_run(sub, [("crash", FAULTED, 28.0)])]
+def _seeded(seed: int) -> list[tuple[str, int, float]]:
+    rng = random.Random(seed)  # a private generator: the same pair of faults on every Python
+    first, second = rng.sample(range(4), 2)
+    return [
+        (rng.choice(("crash", "hang")), first, float(rng.randrange(0, 130))),
+        (rng.choice(("crash", "hang")), second, float(rng.randrange(130, 260))),
+    ]
 
 
-@checks.scenario("crash-2-at-10")
-def crash_at_10(sub: Any, ctx: Any) -> list[dict]:
-    return [_run(sub, [("crash", FAULTED, 10.0)])]
-
-
-checks.scenario("crash-sweep")(_sweep("crash"))
-checks.scenario("hang-sweep")(_sweep("hang"))
+_scenario("crash-2-at-28", [[("crash", FAULTED, 28.0)]])
+_scenario("crash-2-at-10", [[("crash", FAULTED, 10.0)]])
+_scenario("crash-sweep", [[("crash", FAULTED, float(at))] for at in SWEEP_S])
+_scenario("hang-sweep", [[("hang", FAULTED, float(at))] for at in SWEEP_S])
+_scenario("fast-restart-sweep", [[("crash", FAULTED, float(at))] for at in FAST_SWEEP_S], PerShardFleet)
 for _seed in SEEDS:
-    checks.scenario(f"two-faults-seed-{_seed}")(_seeded(_seed))
+    _scenario(f"two-faults-seed-{_seed}", [_seeded(_seed)])
 
 
 @checks.invariant("missed-refit-never-serves")
 def missed_refit_never_serves(runs: list[dict], ctx: Any) -> str | None:
+    """A STALE shard the refit did not write to (it missed the refit) is never promoted: it would serve old weights."""
     for run in runs:
         for d in run["decisions"]:
             if d["promote"] and not d["written"]:
@@ -140,6 +157,7 @@ def missed_refit_never_serves(runs: list[dict], ctx: Any) -> str | None:
 
 @checks.invariant("refitted-shard-serves")
 def refitted_shard_serves(runs: list[dict], ctx: Any) -> str | None:
+    """A STALE shard the refit wrote current weights to is promoted when the refit ends."""
     for run in runs:
         for d in run["decisions"]:
             if d["written"] and not d["promote"]:
@@ -148,3 +166,77 @@ def refitted_shard_serves(runs: list[dict], ctx: Any) -> str | None:
                     f"at {d['time']:g} s, and it was kept STALE: a shard with current weights sat out"
                 )
     return None
+
+
+def _probe(sub: Any, ctx: Any) -> None:
+    """After the runs, four questions the fleet rarely asks, whose answers tell the rules apart: a
+    shard in the refit's group whose metric already shows the version, one outside the group whose
+    metric is behind, the next life of a group member, and a member in its first life. The
+    evidence behind the hints, in ctx.extra["probes"]."""
+    refit = {"version": 3, "started": 387.0, "group": [(0, 0), (2, 1), (3, 0)]}  # shard 1 was restarting
+    shards = {
+        "in-group-metric-current": {
+            "index": 2,
+            "incarnation": 1,
+            "stale_since": 380.0,
+            "reported_version": 3,
+        },
+        "missed-metric-behind": {"index": 1, "incarnation": 1, "stale_since": 390.0, "reported_version": 2},
+        # index 3 is in the group as incarnation 0; this is its next life, back after the start
+        "restarted-member": {"index": 3, "incarnation": 1, "stale_since": 392.0, "reported_version": 2},
+        "member-first-life": {"index": 0, "incarnation": 0, "stale_since": 300.0, "reported_version": 2},
+    }
+    answers = {}
+    for name, shard in shards.items():
+        try:
+            answers[name] = bool(sub.should_promote(dict(shard), dict(refit, group=list(refit["group"]))))
+        except Exception:
+            answers[name] = None
+    ctx.extra["probes"] = answers
+
+
+@checks.evidence_for("follows-the-metric")
+def follows_the_metric(runs: Any, ctx: Any) -> bool:
+    """Promotes by reported_version: a refitted shard whose metric is current stays out, a
+    missed one whose metric is behind is promoted."""
+    probes = ctx.extra.get("probes", {})
+    return probes.get("in-group-metric-current") is False and probes.get("missed-metric-behind") is True
+
+
+def _decisions(runs: Any) -> list[dict]:
+    return [d for run in runs or [] for d in run["decisions"]]
+
+
+@checks.evidence_for("promoted-every-stale")
+def promoted_every_stale(runs: Any, ctx: Any) -> bool:
+    ds = _decisions(runs)
+    return bool(ds) and all(d["promote"] for d in ds)
+
+
+@checks.evidence_for("promoted-none")
+def promoted_none(runs: Any, ctx: Any) -> bool:
+    ds = _decisions(runs)
+    return bool(ds) and not any(d["promote"] for d in ds)
+
+
+@checks.evidence_for("matches-the-index-only")
+def matches_the_index_only(runs: Any, ctx: Any) -> bool:
+    """A shard whose index is in the group was promoted though it restarted since (a new incarnation)."""
+    probes = ctx.extra.get("probes", {})
+    return (
+        probes.get("restarted-member") is True
+        and probes.get("member-first-life") is True
+        and probes.get("missed-metric-behind") is False  # it does look at the group
+    )
+
+
+@checks.evidence_for("refuses-restarted-shards")
+def refuses_restarted_shards(runs: Any, ctx: Any) -> bool:
+    """A restarted shard that is in the group is refused, a first-life one is promoted, and a missed
+    one is refused: promotion by incarnation 0, not by the group."""
+    probes = ctx.extra.get("probes", {})
+    return (
+        probes.get("in-group-metric-current") is False
+        and probes.get("member-first-life") is True
+        and probes.get("missed-metric-behind") is False
+    )

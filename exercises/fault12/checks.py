@@ -6,6 +6,11 @@ a straggler, a few large objects the driver puts until the store spills, and hel
 (decode, resize, tokenize) whose outputs the driver drops, except one kind it keeps in a list
 after they are used: the leak. The learner's `diagnose(timeline, memory)` gets what a learner
 would open, miniray's Chrome-trace timeline (a list of event dicts) and `ray memory`'s rows.
+
+The classes the statement names, and where each is drawn: a straggler that starts with the
+others or queued behind them, and that finishes last (seed 1) or before a map submitted late
+(seeds 2, 5, 7); a long task that is slow by design (prefetch); spilled and in-memory objects of
+several sizes; a leak by each helper kind, one to three objects of it.
 """
 
 from __future__ import annotations
@@ -16,8 +21,7 @@ from typing import Any
 
 import miniray as ray
 from faultlines.grader.checks import Checks
-from miniray.observe.blob import Blob
-from miniray.observe.timeline import timeline
+from miniray.observe import Blob
 from miniray.util import state
 
 checks = Checks()
@@ -55,7 +59,16 @@ def _job(seed: int) -> dict:
     blobs = [ray.put({"setting": i}) for i in range(rng.randint(1, 4))]
     background = prefetch.remote(9.0)
     seconds = [(6.0 + rng.random()) if i == slow else (1.0 + rng.random() / 2) for i in range(MAPS)]
-    maps = [map_part.options(name=f"map-{i}").remote(i, seconds[i]) for i in range(MAPS)]
+    # In most seeds one quick map is submitted late (its input arrived late): it starts after the
+    # straggler and finishes last, so "the last to finish" is not "the straggler". Drawn from a
+    # generator of its own, so the rest of the seed's job is what it was.
+    later = random.Random(seed * 7919)
+    others = [i for i in range(MAPS) if i != slow]
+    late = others[later.randrange(len(others))] if later.random() < 0.6 else None
+    maps = [map_part.options(name=f"map-{i}").remote(i, seconds[i]) for i in range(MAPS) if i != late]
+    if late is not None:
+        time.sleep(seconds[slow])
+        maps.append(map_part.options(name=f"map-{late}").remote(late, seconds[late]))
     ray.get(maps)
     ray.get(background)
     del maps, background
@@ -77,7 +90,7 @@ def _job(seed: int) -> dict:
         "spilled": sorted(r["object_id"] for r in rows if r["where"] == "SPILLED"),
         "leaked": leaky,
     }
-    events = timeline()
+    events = ray.timeline()
     report = {"timeline": events, "memory": [dict(r) for r in rows]}
     del held, blobs  # dropped in a fixed order, so every Python frees them alike
     return {"truth": truth, "report": report}
@@ -91,7 +104,14 @@ def _scenario(seed: int) -> Any:
             answer = sub.diagnose(run["report"]["timeline"], run["report"]["memory"])
         except Exception as e:
             answer = {"error": f"{type(e).__name__}: {e}"}
-        return {"seed": seed, "truth": run["truth"], "answer": answer}
+        report = run["report"]
+        return {
+            "seed": seed,
+            "truth": run["truth"],
+            "answer": answer,
+            "rows": report["memory"],
+            "timeline": report["timeline"],
+        }
 
     return scenario
 
@@ -114,6 +134,7 @@ def _answer(outcome: dict, key: str) -> tuple[Any, str | None, bool]:
 
 @checks.invariant("straggler-named")
 def straggler(outcome: dict, ctx: Any) -> str | None:
+    """answer["straggler"] names the map task far slower than its siblings: the longest map bar."""
     got, problem, _ = _answer(outcome, "straggler")
     if problem:
         return problem
@@ -125,6 +146,7 @@ def straggler(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("spill-named")
 def spill(outcome: dict, ctx: Any) -> str | None:
+    """answer["spilled"] lists the id of every object ray memory shows as SPILLED, and no other."""
     got, problem, whole = _answer(outcome, "spilled")
     if problem:
         return (
@@ -140,6 +162,7 @@ def spill(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("leak-named")
 def leak(outcome: dict, ctx: Any) -> str | None:
+    """answer["leaked"] names the helper whose outputs the driver still holds after using them."""
     got, problem, whole = _answer(outcome, "leaked")
     if problem:
         return None if whole else problem  # a broken answer as a whole: straggler-named says so
@@ -147,3 +170,68 @@ def leak(outcome: dict, ctx: Any) -> str | None:
     if got == want:
         return None
     return f"seed {outcome['seed']}: leaked {got!r}, but the references the driver kept were made by {want!r}"
+
+
+def _named(outcome: Any, key: str) -> Any:
+    answer = (outcome or {}).get("answer")
+    return answer.get(key) if isinstance(answer, dict) else None
+
+
+@checks.evidence_for("named-a-map-task")
+def named_a_map_task(outcome: Any, ctx: Any) -> bool:
+    """The straggler answer is one of the map tasks (the wrong one): the sibling comparison is off."""
+    got = _named(outcome, "straggler")
+    return isinstance(got, str) and got.startswith("map-")
+
+
+@checks.evidence_for("named-the-biggest")
+def named_the_biggest(outcome: Any, ctx: Any) -> bool:
+    """The spilled answer holds the biggest object(s) of ray memory, not the SPILLED ones."""
+    got = _named(outcome, "spilled")
+    got = [got] if isinstance(got, str) else got
+    rows = (outcome or {}).get("rows", [])
+    if not isinstance(got, list | tuple | set) or not got or not rows:
+        return False
+    biggest = sorted(rows, key=lambda r: -r["object_size"])[: len(got)]
+    return set(got) == {r["object_id"] for r in biggest}
+
+
+@checks.evidence_for("named-a-put-or-the-most-rows")
+def named_a_put(outcome: Any, ctx: Any) -> bool:
+    """The leaked answer is the call site with the most live objects, or the driver's own puts."""
+    got = _named(outcome, "leaked")
+    rows = (outcome or {}).get("rows", [])
+    sites = [r["call_site"].split(" (")[0] for r in rows]
+    most = max(sites.count(site) for site in sites) if sites else 0
+    return isinstance(got, str) and (got.startswith("(put") or (got in sites and sites.count(got) == most))
+
+
+def _slices(outcome: Any) -> list[dict]:
+    return [e for e in (outcome or {}).get("timeline", []) if e.get("ph") == "X"]
+
+
+@checks.evidence_for("named-a-slow-non-map")
+def named_a_slow_non_map(outcome: Any, ctx: Any) -> bool:
+    got = _named(outcome, "straggler")
+    return (
+        isinstance(got, str)
+        and not got.startswith("map-")
+        and any(e["name"] == got for e in _slices(outcome))
+    )
+
+
+@checks.evidence_for("named-more-than-the-spilled")
+def named_more_than_the_spilled(outcome: Any, ctx: Any) -> bool:
+    """Every spilled object is named, and some that are not spilled too."""
+    got = _named(outcome, "spilled")
+    got = [got] if isinstance(got, str) else got
+    want = set((outcome or {}).get("truth", {}).get("spilled", []))
+    return isinstance(got, list | tuple | set) and want < set(got)
+
+
+@checks.evidence_for("named-the-most-called")
+def named_the_most_called(outcome: Any, ctx: Any) -> bool:
+    """The leaked answer is the helper with the most task bars in the timeline, which is not the leak."""
+    got = _named(outcome, "leaked")
+    names = [e["name"] for e in _slices(outcome) if e["name"] in KINDS]
+    return bool(names) and got in names and names.count(got) == max(names.count(k) for k in KINDS)

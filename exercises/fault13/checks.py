@@ -138,6 +138,7 @@ def _normal(answer: Any) -> str:
 
 @checks.invariant("row-matches-simulation")
 def matches(outcome: dict, ctx: Any) -> str | None:
+    """Each row's answer is what the simulated run with that row's fault shows Ray doing."""
     row, answer, simulated = outcome["row"], outcome["answer"], outcome["simulated"]
     if answer is None:
         return (

@@ -1,9 +1,16 @@
-"""The instructor CLI, one module per verb: grade, grade_all, replay (and child, the sandbox's
-inside). Exit status: 0 every test passed, 1 some failed, 2 bad input (one readable line)."""
+"""The instructor CLI, one module per verb: grade, grade_all, replay. Exit status: 0 every test
+passed, 1 some failed, 2 bad input (one readable line), 130 interrupted.
+
+How a student's code is run (a jail, or in-process when asked) is cli/isolation.py's; the
+jailed side itself is faultlines.sandbox. `local` and `child` are `--unsafe-local`'s grading;
+`judge_process` is what grade-all starts per submission.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 
 
@@ -27,13 +34,31 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _terminated(signum: int, frame: object) -> None:
+    # SIGTERM (`timeout`, a batch system) unwinds like Ctrl-C: every jail is closed on the way out.
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str]) -> int:
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         args = parser().parse_args(argv)
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()  # here, not at exit: a reader that went away (`| head`) is handled below
+        return status
     except UsageError as e:
-        print(str(e).splitlines()[0] if str(e) else "bad input", file=sys.stderr)
+        line = str(e).splitlines()[0] if str(e) else "bad input"
+        print(line, file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader closed the pipe (`grade ... | head`): no traceback, and no second error when
+        # the interpreter flushes stdout on its way out.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 def entry() -> None:

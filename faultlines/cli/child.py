@@ -68,7 +68,7 @@ def main() -> None:
     report_fd = int(request["report_fd"])
     nonce = request.pop("nonce")
 
-    from faultlines.cli.sandbox import BAD_INPUT
+    from faultlines.cli.local import BAD_INPUT
     from faultlines.grader import exercise, grade, submission
     from faultlines.grader.render_text import render  # noqa: F401  (imported before the snapshot)
     from faultlines.grader.submission import BadSubmission

@@ -1,4 +1,9 @@
-"""`python -m faultlines grade EXERCISE SUBMISSION.py [--json] [--hidden DIR]`."""
+"""`python -m faultlines grade EXERCISE SUBMISSION.py [--json] [--hidden DIR] [--unsafe-local]`.
+
+EXERCISE is an exercise's id or its folder (`fault01`, `exercises/fault01`, `exercises/fault01/`:
+what tab completion gives). The submission is graded with the judge in this process and its code
+in a jail (cli/isolation.py says how, and what happens on a machine without bubblewrap).
+"""
 
 from __future__ import annotations
 
@@ -7,18 +12,29 @@ from pathlib import Path
 
 from faultlines.grader import exercise, render_json, render_text
 
-from . import UsageError, sandbox
+from . import UsageError, isolation
 
 
 def add_parser(verbs: argparse._SubParsersAction) -> None:
     p = verbs.add_parser("grade", help="grade one submission (exit 0 all passed, 1 some failed, 2 bad input)")
-    p.add_argument("exercise")
+    p.add_argument("exercise", help="an exercise's id (fault05) or its folder (exercises/fault05)")
     p.add_argument("submission")
     p.add_argument(
         "--json", action="store_true", help="print one JSON object (score, max_score, passed, ...)"
     )
     p.add_argument("--hidden", metavar="DIR", help="folder of hidden tiers: DIR/<exercise>/tiers.toml")
+    isolation.add_options(p)
     p.set_defaults(run=run)
+
+
+def exercise_id(given: str) -> str:
+    """`fault01`, or the id of the exercise folder given as a path (`exercises/fault01/`)."""
+    path = Path(given)
+    if given != path.name or given.endswith("/"):
+        if (path / "exercise.toml").is_file():
+            return path.resolve().name
+        raise UsageError(f"{given}: not an exercise folder (it has no exercise.toml)")
+    return given
 
 
 def hidden_text(directory: str | None, exercise_id: str) -> str | None:
@@ -29,18 +45,21 @@ def hidden_text(directory: str | None, exercise_id: str) -> str | None:
     return exercise.hidden_tiers_text(directory, exercise_id)
 
 
-def check_inputs(exercise_id: str, submission: str) -> None:
+def check_exercise(exercise_id: str) -> None:
     try:
         exercise.folder_of(exercise_id)
     except exercise.ExerciseError as e:
         raise UsageError(str(e)) from None
-    if not Path(submission).is_file():
-        raise UsageError(f"{submission}: no such file")
 
 
 def run(args: argparse.Namespace) -> int:
-    check_inputs(args.exercise, args.submission)
-    verdict = sandbox.run(args.exercise, Path(args.submission), hidden_text(args.hidden, args.exercise))
+    args.exercise = exercise_id(args.exercise)
+    check_exercise(args.exercise)
+    if not Path(args.submission).is_file():
+        raise UsageError(f"{args.submission}: no such file")
+    hidden = hidden_text(args.hidden, args.exercise)
+    iso = isolation.choose(args, "--hidden" if args.hidden else None)
+    verdict = isolation.grade_one(iso, args.exercise, Path(args.submission), hidden)
     if verdict.bad_input is not None:
         raise UsageError(verdict.bad_input)
     print(render_json.render(verdict.report) if args.json else render_text.render(verdict.report))

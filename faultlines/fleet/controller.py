@@ -33,8 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from miniray.kernel import Kernel, Timer
-from miniray.log import EventLog
+from miniray.sim import EventLog, Kernel, Timer
 
 from .trace import fleet_timeline
 

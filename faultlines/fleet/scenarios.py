@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from miniray.log import Record
+from miniray.sim import Record
 
 from .controller import DEAD, HEALTHY, RESTARTING, STALE, SUSPECT, Fleet
 

@@ -11,7 +11,7 @@ drawn (one a second would bury everything else).
 
 from __future__ import annotations
 
-from miniray.observe.trace import Trace, finish
+from miniray.observe import Trace, finish
 
 CONTROLLER, SHARDS = 1, 2
 T_TRAIN, T_PROBE, T_EVENTS = 1, 2, 3

@@ -5,6 +5,8 @@
     starter.py      the code the learner starts from (fails the checks, with a helpful message)
     checks.py       scenarios, named invariants and the second client (see checks.Checks)
     reference.py    a solution that passes every tier            (never shipped to the site)
+    right/          correct solutions written apart from the reference, in other styles: each
+                    must pass every tier                          (never shipped to the site)
     wrong/          known wrong solutions and catalogue.toml, each with the hint it must trigger
                                                                   (never shipped to the site)
 Adding a folder adds an exercise: everything else finds it with `exercise_ids()`.
@@ -21,14 +23,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from miniray import sim
+
 from .checks import Checks
 from .report import Hint
 from .schedule import MOVE_KINDS, validate
 
-# What ships to learners (the site's pages and notebooks, the faultlines wheel; the wheel's
-# build hook, packaging/faultlines/hatch_build.py, keeps its own copy of this list). Everything
-# else in a folder (reference.py, wrong/, MUTANTS.md) stays in the repository.
-PUBLIC_FILES = ("exercise.toml", "statement.md", "starter.py", "checks.py")
+NO_MATCH = "no-known-mistake"  # the hint id of a failure no catalogued mistake explains
+BUILTIN_EXPLANATIONS = {
+    "progress": "The scenario's goal must be reached once the faults stop: no deadlock (everything "
+    "waiting on something that never comes) and no starvation (still going at the time limit).",
+    "step-budget": "Your code must finish each run within a counted budget of statements and call "
+    "depth, about ten times what a plain solution needs. A loop that never ends, or a retry "
+    "without a bound, runs past it.",
+    "runs-without-error": "The scenario must run to its end: an exception escaping from your "
+    "code, where the exercise expects an answer, breaks it.",
+}
+
+
+def unmatched_hint(invariant: str, explanation: str) -> Hint:
+    what = f" `{invariant}` asks: {explanation}" if explanation else ""
+    return Hint(
+        NO_MATCH,
+        [
+            f"This run matches none of the mistakes this exercise knows, so here is what the check "
+            f"means instead.{what}",
+            "Replay the run (the replay line below) and read its timeline: find the moment the "
+            "fault strikes, then what your code does next.",
+        ],
+        known=False,
+    )
 
 
 class ExerciseError(Exception):
@@ -54,19 +78,23 @@ class TierSpec:
 
 @dataclass
 class HintSpec:
+    """A catalogued mistake: the hint fires only when the run shows its evidence (docs/design/grader.md)."""
+
     id: str
     levels: list[str]
     invariant: str  # the broken invariant's name; "a|b" for either
     scenario: str = ""
     match: str = ""  # a regular expression the failure detail must contain
-    code: str = ""  # a regular expression the learner's code must match (the mistake's shape)
+    evidence: tuple[str, ...] = ()  # checks' evidence names that must hold ("!name": must not)
 
-    def matches(self, invariant: str, scenario: str, detail: str, source: str) -> bool:
+    def matches(self, invariant: str, scenario: str, detail: str, seen: frozenset[str]) -> bool:
         return (
             invariant in self.invariant.split("|")
             and (not self.scenario or self.scenario == scenario)
             and (not self.match or re.search(self.match, detail) is not None)
-            and (not self.code or re.search(self.code, source, re.MULTILINE) is not None)
+            and all(
+                (name[1:] not in seen) if name.startswith("!") else (name in seen) for name in self.evidence
+            )
         )
 
     def hint(self) -> Hint:
@@ -95,12 +123,16 @@ class Exercise:
     lesson: str = ""
     summary: str = ""
 
-    def hint_for(self, invariant: str, scenario: str, detail: str, source: str) -> Hint | None:
-        """The first hint whose mistake matches; hints are listed most specific first."""
+    def hint_for(self, invariant: str, scenario: str, detail: str, seen: frozenset[str]) -> Hint:
+        """The first catalogued mistake whose evidence this run shows (hints are listed most
+        specific first); when none does, the invariant in plain words, saying so."""
         for spec in self.hints:
-            if spec.matches(invariant, scenario, detail, source):
+            if spec.matches(invariant, scenario, detail, seen):
                 return spec.hint()
-        return None
+        return unmatched_hint(invariant, self.explain(invariant))
+
+    def explain(self, invariant: str) -> str:
+        return self.checks.explanations.get(invariant) or BUILTIN_EXPLANATIONS.get(invariant, "")
 
     @property
     def statement(self) -> str:
@@ -113,6 +145,10 @@ class Exercise:
     @property
     def reference_path(self) -> Path:
         return self.folder / "reference.py"
+
+    def right_solutions(self) -> list[Path]:
+        folder = self.folder / "right"
+        return sorted(folder.glob("*.py")) if folder.is_dir() else []
 
     def wrong_solutions(self) -> list[WrongSolution]:
         catalogue = self.folder / "wrong" / "catalogue.toml"
@@ -154,6 +190,7 @@ def folder_of(exercise_id: str) -> Path:
 
 def _load_checks(folder: Path, exercise_id: str) -> Checks:
     name = f"faultlines_exercise_{exercise_id}_checks"
+    sim.library_code(name)  # the scenarios' code is not the learner's (journal sites)
     spec = importlib.util.spec_from_file_location(name, folder / "checks.py")
     if spec is None or spec.loader is None:
         raise ExerciseError(f"{folder}/checks.py cannot be imported")
@@ -198,6 +235,26 @@ def _tier(data: dict[str, Any], hidden: bool, where: str) -> TierSpec:
     )
 
 
+def _hint(data: dict[str, Any], where: str) -> HintSpec:
+    if "code" in data:
+        raise ExerciseError(
+            f"{where}: hint {data.get('id')!r} matches the code's text (code=); a hint needs evidence "
+            "from the run instead (match= or evidence=, docs/design/grader.md)"
+        )
+    evidence = data.get("evidence", ())
+    spec = HintSpec(
+        data["id"],
+        list(data["levels"]),
+        data["invariant"],
+        data.get("scenario", ""),
+        data.get("match", ""),
+        (evidence,) if isinstance(evidence, str) else tuple(evidence),
+    )
+    if not spec.match and not spec.evidence:
+        raise ExerciseError(f"{where}: hint {spec.id!r} names no evidence from the run (match= or evidence=)")
+    return spec
+
+
 def hidden_tiers_text(hidden_dir: str | Path, exercise_id: str) -> str | None:
     """The hidden tiers an instructor keeps in DIR/<id>/tiers.toml (read by the CLI's parent)."""
     path = Path(hidden_dir) / exercise_id / "tiers.toml"
@@ -221,18 +278,12 @@ def load(exercise_id: str, hidden: str | None = None) -> Exercise:
         except tomllib.TOMLDecodeError as e:
             raise ExerciseError(f"hidden tiers of {exercise_id}: {e}") from None
         tiers += [_tier(t, True, f"hidden tiers of {exercise_id}") for t in extra.get("tier", [])]
-    hints = [
-        HintSpec(
-            h["id"],
-            list(h["levels"]),
-            h["invariant"],
-            h.get("scenario", ""),
-            h.get("match", ""),
-            h.get("code", ""),
-        )
-        for h in data.get("hint", [])
-    ]
+    hints = [_hint(h, where) for h in data.get("hint", [])]
     checks = _load_checks(folder, exercise_id)
+    for hint in hints:
+        for name in hint.evidence:
+            if name.lstrip("!") not in checks.evidence:
+                raise ExerciseError(f"{where}: hint {hint.id!r} needs unknown evidence {name!r}")
     for tier in tiers:
         names = [s for s, _ in tier.runs] + ([tier.scenario] if tier.scenario else [])
         for name in names:

@@ -9,7 +9,7 @@ from .budgets import Counter
 from .exercise import Exercise, TierSpec
 from .report import Failure, Report, TierResult
 from .runner import Outcome, run_schedule
-from .schedule import Schedule
+from .schedule import Schedule, describe
 from .search import SearchResult, exhaustive, randomized
 from .shrink import shrink
 from .submission import Submission
@@ -27,7 +27,7 @@ def _nondeterminism_cause(source: str) -> str:
         return "an unseeded random source (random, uuid or secrets)"
     if re.search(r"\b(datetime|time\.time|time_ns|perf_counter|monotonic)\b", source):
         return "the wall clock"
-    return "a global: state kept between runs (a module-level variable, list or dict changed by a run)"
+    return "something outside its inputs that changes from run to run (a hash of a str, an id(), a file)"
 
 
 def _failure(
@@ -35,15 +35,19 @@ def _failure(
     sub: Submission,
     scenario: str,
     found: Outcome,
-    fresh: Callable[[Schedule], Outcome],
+    runs: Runs,
     replay_call,
 ) -> Failure:
-    # Shrinking and the second execution run afresh, never from Runs: state a learner keeps
-    # between runs shows as two executions of one schedule that differ.
-    small, _ = shrink(found, fresh)
-    again = fresh(small.schedule)  # executed twice: a verdict needs the same trace both times
+    # Every run loads the submission afresh, so two executions of one schedule can differ only
+    # when the code reads something miniray does not replay. The failing schedule and the root
+    # (no faults) both run again: a mistake that shows with no fault at all is checked too.
+    small, _ = shrink(found, lambda s: runs.fresh(scenario, s))
+    again = runs.fresh(scenario, small.schedule, sites=True)  # its journals name the learner's lines
+    differs = again.trace != small.trace
+    if small.schedule and not differs:
+        differs = runs.fresh(scenario, ()).trace != runs(scenario, ()).trace
     nondeterminism = None
-    if again.trace != small.trace:
+    if differs:
         nondeterminism = (
             f"the same schedule gave two different runs, so there is no verdict to give: your code "
             f"depends on {_nondeterminism_cause(sub.source)}. Make it depend only on its inputs and "
@@ -60,9 +64,10 @@ def _failure(
         replay_call=replay_call(token),
         timeline=small.log,
         effects=small.effects,
-        hint=ex.hint_for(invariant, scenario, detail, sub.source),
+        hint=ex.hint_for(invariant, scenario, detail, small.evidence),
         nondeterminism=nondeterminism,
         shrunk_from=len(found.schedule),
+        moves=[describe(move, again.journals, again.records) for move in small.schedule],
     )
 
 
@@ -83,9 +88,9 @@ class Runs:
             outcome = self._done[key] = self.fresh(scenario, schedule)
         return outcome
 
-    def fresh(self, scenario: str, schedule: Schedule) -> Outcome:
+    def fresh(self, scenario: str, schedule: Schedule, sites: bool = False) -> Outcome:
         """A new execution, never a remembered one (the determinism check needs two)."""
-        return run_schedule(self.ex, self.sub, scenario, schedule, self.counter)
+        return run_schedule(self.ex, self.sub, scenario, schedule, self.counter, sites)
 
 
 def grade_tier(
@@ -112,7 +117,7 @@ def grade_tier(
     scenario, result = scenario_runs[-1]
     failure = None
     if result.failure is not None:
-        failure = _failure(ex, sub, scenario, result.failure, lambda s: runs.fresh(scenario, s), replay_call)
+        failure = _failure(ex, sub, scenario, result.failure, runs, replay_call)
     passed = failure is None
     return TierResult(
         name=tier.name,

@@ -16,16 +16,21 @@ def failure_lines(failure: Failure, hint_levels: int = 1) -> list[str]:
         f" (shrunk from {failure.shrunk_from} moves)" if failure.shrunk_from > len(failure.schedule) else ""
     )
     lines.append(f"  scenario:         {failure.scenario}, schedule: {schedule}{shrunk}")
+    for move, words in zip(failure.schedule, failure.moves):
+        lines.append(f"    {move}: {words}")
     if failure.hint is not None:
+        label = "hint" if failure.hint.known else "about"
         for level, text in enumerate(failure.hint.levels[:hint_levels], start=1):
-            lines.append(f"  hint {level}/{len(failure.hint.levels)}:         {text}")
+            lines.append(
+                f"  {label} {level}/{len(failure.hint.levels)}:{' ' * 9 if label == 'hint' else ' ' * 8}{text}"
+            )
     lines.append(f"  replay:           {failure.replay_call}")
     lines.append("  timeline of the failing run:")
     shown = failure.timeline[:TIMELINE_LINES]
     lines += [f"    {line}" for line in shown]
     if len(failure.timeline) > len(shown):
         lines.append(f"    ... {len(failure.timeline) - len(shown)} more lines (replay it to see them all)")
-    if failure.effects:
+    if failure.effects and len(failure.timeline) > len(shown):  # else the timeline shows them
         lines.append("  effects (external calls, by attempt):")
         lines += [f"    {line}" for line in failure.effects]
     return lines

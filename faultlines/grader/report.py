@@ -10,6 +10,7 @@ from typing import Any
 class Hint:
     id: str
     levels: list[str]  # progressive: a nudge first, more of the answer in later levels
+    known: bool = True  # False: no catalogued mistake matched; the levels explain the invariant
 
 
 @dataclass
@@ -25,6 +26,17 @@ class Failure:
     hint: Hint | None = None
     nondeterminism: str | None = None  # set when two executions of the schedule differed
     shrunk_from: int = 0  # length of the schedule as found
+    moves: list[str] = field(default_factory=list)  # each schedule move in plain words
+
+    def signature(self, version: int) -> dict[str, Any]:
+        """What groups failures across a class: the same broken invariant, minimal schedule and
+        hint on the same version of the exercise is the same mistake (an instructor's class map)."""
+        return {
+            "invariant": self.invariant,
+            "schedule": list(self.schedule),
+            "hint": self.hint.id if self.hint is not None else None,
+            "version": version,
+        }
 
 
 @dataclass
@@ -71,6 +83,9 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.update(score=self.score, max_score=self.max_score, passed=self.passed, schedules=self.schedules)
+        for tier, result in zip(data["tiers"], self.tiers):
+            if result.failure is not None:
+                tier["failure"]["signature"] = result.failure.signature(self.version)
         return data
 
     @classmethod
@@ -80,7 +95,8 @@ class Report:
             failure = t.get("failure")
             if failure is not None:
                 hint = failure.get("hint")
-                failure = Failure(**{**failure, "hint": Hint(**hint) if hint else None})
+                fields = {k: v for k, v in failure.items() if k != "signature"}  # derived, not stored
+                failure = Failure(**{**fields, "hint": Hint(**hint) if hint else None})
             tiers.append(TierResult(**{**t, "failure": failure}))
         return cls(
             exercise=data["exercise"],

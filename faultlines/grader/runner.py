@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from miniray import sim
 from miniray.exceptions import BudgetExceeded, Stalled
 
 from . import sim_access
 from .budgets import Counter, LearnerBudgetExceeded
 from .exercise import Exercise
+from .log_lines import readable
 from .schedule import Boundaries, Schedule, split
-from .submission import Submission
+from .submission import BadSubmission, Submission
 from .world import Ctx
 
 PROGRESS = "progress"  # the built-in invariant: the goal is reached after the faults stop
@@ -26,14 +29,22 @@ class Outcome:
     violations: list[tuple[str, str]]  # (invariant name, concrete detail)
     fingerprint: str  # the run's state, fault records left out: equal means a duplicate state
     trace: str  # the full event log plus effects: equal on every execution of a deterministic run
-    log: list[str] = field(default_factory=list)
+    records: list[Any] = field(default_factory=list)  # the run's log records (miniray.sim.Record)
     effects: list[str] = field(default_factory=list)
     boundaries: Boundaries = field(default_factory=Boundaries)
     lines: int = 0
+    evidence: frozenset[str] = frozenset()  # the checks' evidence that holds in this run
+    journals: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # attempt -> (op, site)
+    hidden: tuple[dict[str, tuple[str, ...]], tuple[str, ...]] = ({}, ())  # what `log` leaves out
 
     @property
     def failed(self) -> bool:
         return bool(self.violations)
+
+    @property
+    def log(self) -> list[str]:
+        """The run's timeline as a report shows it (log_lines): formatted only when asked for."""
+        return readable(self.records, *self.hidden)
 
 
 def _first_line(error: BaseException) -> str:
@@ -52,17 +63,48 @@ def _judge(ex: Exercise, ctx: Ctx, value: Any) -> list[tuple[str, str]]:
     return found
 
 
+def _evidence(ex: Exercise, value: Any, ctx: Ctx) -> frozenset[str]:
+    return frozenset(name for name, holds in ex.checks.evidence.items() if holds(value, ctx))
+
+
 def run_schedule(
-    ex: Exercise, sub: Submission, scenario: str, schedule: Schedule, counter: Counter | None = None
+    ex: Exercise,
+    sub: Submission,
+    scenario: str,
+    schedule: Schedule,
+    counter: Counter | None = None,
+    sites: bool = False,
+    listeners: tuple[Callable[[sim.Record], None], ...] = (),
+) -> Outcome:
+    """One run on a fresh load of the submission: nothing an earlier run did is seen here.
+    `sites`: journal the learner's file:line of each call (for a run that is reported).
+    `listeners` hear each record of the scenario's cluster as it is logged (the debugger notes
+    which line of the learner's made it)."""
+    counter = counter or sub.counter(ex.line_budget)
+    try:
+        with sub.load() as module:
+            return _run(ex, module, scenario, schedule, counter, sites, listeners)
+    except BadSubmission as e:  # a load that worked once failed now: say so, as a broken run
+        return Outcome(schedule, [(NO_ERROR, f"loading your code again raised: {e}")], "", str(e))
+
+
+def _run(
+    ex: Exercise,
+    module: Any,
+    scenario: str,
+    schedule: Schedule,
+    counter: Counter,
+    sites: bool,
+    listeners: tuple[Callable[[sim.Record], None], ...] = (),
 ) -> Outcome:
     faults, clients = split(schedule)
-    counter = counter or sub.counter(ex.line_budget)
-    ctx = Ctx(sub.module(), clients, ex.checks.second_client, {})
+    ctx = Ctx(module, clients, ex.checks.second_client, {})
     ctx.faults = faults  # what this schedule injects, for invariants that depend on it
+    ctx.listeners = list(listeners)
     body = ex.checks.scenarios[scenario]
     violations: list[tuple[str, str]] = []
     with counter.counting():
-        run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events)
+        run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events, sites)
     value, error = run.value, run.error
     if isinstance(error, LearnerBudgetExceeded):
         violations.append((BUDGET, str(error)))
@@ -76,6 +118,8 @@ def run_schedule(
         violations.append((NO_ERROR, f"the run raised {_first_line(error)}"))
     else:
         violations.extend(_judge(ex, ctx, value))
+    if error is not None:
+        value = None  # evidence reads None: the run ended without an outcome
     records = run.records
     log = [r.line() for r in records]
     effects = [e.line() for e in ctx.services.effects]
@@ -88,8 +132,11 @@ def run_schedule(
         violations=violations,
         fingerprint=hashlib.sha256(state.encode()).hexdigest()[:16],
         trace=trace,
-        log=log,
+        records=records,
         effects=effects,
         boundaries=boundaries,
         lines=counter.lines,
+        evidence=_evidence(ex, value, ctx) if violations else frozenset(),
+        journals=run.journals if violations or sites else {},
+        hidden=(ex.checks.hidden_fields, ex.checks.hidden_kinds),
     )

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .exercise import TierSpec
 from .runner import Outcome
-from .schedule import Schedule
+from .schedule import Schedule, move_of
 
 RunFn = Callable[[Schedule], Outcome]
 
@@ -31,11 +31,9 @@ class SearchResult:
 
 
 def _allowed(tier: TierSpec, outcome: Outcome, schedule: Schedule, move: str) -> bool:
-    kind = {"crash": "crash", "kill_node": "node_loss", "pause_node": "pause", "client": "client"}[
-        move.split()[0]
-    ]
-    cap = tier.caps.get(kind)
-    return cap is None or outcome.boundaries.count(schedule, kind) < cap
+    name = move_of(move)
+    cap = tier.caps.get(name)
+    return cap is None or outcome.boundaries.count(schedule, name) < cap
 
 
 def exhaustive(tier: TierSpec, run: RunFn) -> SearchResult:

@@ -1,6 +1,11 @@
 """Share links: a failing run as a link to the site's replay page, which opens it in the playground.
 
-    ../../exercises/replay/#s=<base64url of {"exercise", "token", "code"} as JSON>
+    https://<the site>/exercises/replay/#s=<base64url of {"exercise", "token", "code"} as JSON>
+
+The link is absolute, built from the site's base URL, which the lab's kernel reads from its own
+address (`site_base`): JupyterLab resolves a relative link in an output against its file drive
+("Path exercises/replay does not exist"), and a relative link copied into a new tab or sent to
+a phone points nowhere.
 
 The fragment carries the replay token (which names the exercise's version) and the code the run
 was found on, so the notebook the page makes replays that schedule on that code. It is a
@@ -18,9 +23,31 @@ from dataclasses import dataclass
 
 from . import tokens
 
-# From a notebook in the site's lab (lite/notebooks/ or lite/lab/) to the site's replay page.
-PAGE = "../../exercises/replay/"
+PAGE = "exercises/replay/"  # the replay page, from the site's root
+LAB = "/lite/"  # where the site serves its JupyterLite lab, under the site's root
 FRAGMENT_KEY = "s"
+
+
+def site_base(address: str) -> str | None:
+    """The site's root URL, from an address in its lab: the kernel's own script
+    (<root>lite/extensions/.../worker.js) or a lab page (<root>lite/lab/index.html). None when the
+    address is not under a lab (a local Jupyter has no replay page)."""
+    head, sep, _ = address.partition("#")[0].partition("?")[0].partition(LAB)
+    if not sep or "://" not in head:
+        return None
+    return head + "/"
+
+
+def kernel_site_base() -> str | None:
+    """The site's root as seen from the running kernel, in the site's lab (Pyodide); else None."""
+    try:
+        # The kernel runs in a web worker; its address is the kernel's script under <root>lite/.
+        # (`js.location` raises "Illegal invocation" in the lab's worker: ask JavaScript itself.)
+        from pyodide.code import run_js  # type: ignore[import-not-found]
+
+        return site_base(str(run_js("self.location.href")))
+    except Exception:  # not in Pyodide, or not in a browser (Node has no location)
+        return None
 
 
 class ShareError(ValueError):
@@ -41,8 +68,10 @@ class SharedRun:
         )
         return base64.urlsafe_b64encode(payload.encode("utf-8")).decode("ascii").rstrip("=")
 
-    def link(self, page: str = PAGE) -> str:
-        return f"{page}#{FRAGMENT_KEY}={self.fragment()}"
+    def link(self, base: str = "", page: str = PAGE) -> str:
+        """The link to the replay page of the site at `base` (its root URL, ending in "/");
+        `page=""` gives the fragment alone, for a page address already at hand."""
+        return f"{base}{page}#{FRAGMENT_KEY}={self.fragment()}"
 
     def version(self) -> int:
         return tokens.decode(self.token).version

@@ -15,13 +15,18 @@ from miniray import sim
 from .budgets import LearnerBudgetExceeded
 
 
-def run_quiet(scenario: Callable[[], Any], faults: list[sim.Fault], max_events: int) -> sim.Run:
-    """One run of `scenario` under `faults`. A spent learner budget ends it like an error does."""
+def run_quiet(
+    scenario: Callable[[], Any], faults: list[sim.Fault], max_events: int, sites: bool = False
+) -> sim.Run:
+    """One run of `scenario` under `faults`. A spent learner budget ends it like an error does.
+    `sites`: note the learner's file:line of each call in the journals (a reported run's moves
+    name them), which a search's hundreds of runs go without."""
     return sim.run(
         scenario,
         seed=0,
         faults=faults,
         max_events=max_events,
-        log_text=False,
+        log_text=False,  # the log's text and the journal's code sites only for a run reported
+        journal_sites=sites,
         stop_on=(LearnerBudgetExceeded,),
     )

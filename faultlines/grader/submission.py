@@ -2,6 +2,13 @@
 
 Every way it can be unusable (missing file, syntax error, a missing function, an exception at
 import) becomes one readable line in a BadSubmission, never a traceback.
+
+Every graded run gets its own load (`Submission.load()`), so no state carries from one run into
+the next and a verdict never depends on the order the runs came in: a file's compiled code is run
+again for each run; a notebook's state is copied once and a fresh copy is swapped in for each run
+(notebook_state), since its cells cannot be run again. The grader reaches a submission only
+through `load()`, `source`, `code_hash` and `counter()`, so a loader that runs the code elsewhere
+(another process) can take the place of these two.
 """
 
 from __future__ import annotations
@@ -9,20 +16,29 @@ from __future__ import annotations
 import hashlib
 import inspect
 import types
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .budgets import HOOKS, TICK, Counter, LearnerBudgetExceeded, TraceCounter, instrument
+from .notebook_state import NotebookState
 
 
 class BadSubmission(Exception):
     """The submission cannot be graded at all; str(self) is one line for the learner."""
 
 
+class Loader(Protocol):
+    def fresh(self) -> AbstractContextManager[dict[str, Any]]:
+        """The learner's namespace for one run, its state as it was loaded."""
+        ...
+
+
 @dataclass
 class Submission:
-    namespace: dict[str, Any]
+    loader: Loader
     source: str
     files: set[str] = field(default_factory=set)  # filenames of the learner's frames (for budgets)
     label: str = "submission"
@@ -32,14 +48,43 @@ class Submission:
     def code_hash(self) -> str:
         return hashlib.sha256(self.source.encode()).hexdigest()[:10]
 
-    def entry(self, name: str) -> Any:
-        return self.namespace[name]
-
-    def module(self) -> types.SimpleNamespace:
-        return types.SimpleNamespace(**self.namespace)
+    @contextmanager
+    def load(self) -> Iterator[types.SimpleNamespace]:
+        """The learner's functions for one graded run, on state no other run has touched."""
+        with self.loader.fresh() as namespace:
+            yield types.SimpleNamespace(**namespace)
 
     def counter(self, max_lines: int) -> Counter:
         return Counter(max_lines) if self.instrumented else TraceCounter(self.files, max_lines)
+
+
+class CompiledFile:
+    """A file's code, compiled once (with budget ticks) and run again for every graded run."""
+
+    def __init__(self, code: Any, filename: str, max_lines: int):
+        self.code, self.filename, self.max_lines = code, filename, max_lines
+
+    @contextmanager
+    def fresh(self) -> Iterator[dict[str, Any]]:
+        yield _execute(self.code, self.filename, self.max_lines)
+
+
+def _execute(code: Any, filename: str, max_lines: int) -> dict[str, Any]:
+    label = Path(filename).name
+    namespace: dict[str, Any] = {"__name__": "submission", "__file__": filename, **HOOKS}
+    counter = Counter(max_lines)
+    try:
+        with counter.counting():
+            exec(code, namespace)
+    except LearnerBudgetExceeded as e:
+        raise BadSubmission(f"{label}: while importing: {e}") from None
+    except SystemExit as e:
+        raise BadSubmission(f"{label}: calls exit({e.code}) while importing") from None
+    except MemoryError:
+        raise MemoryError(f"{label}: ran out of memory while importing") from None
+    except Exception as e:
+        raise BadSubmission(f"{label}: importing it raised {type(e).__name__}: {e}") from None
+    return namespace
 
 
 def _check_entries(namespace: dict[str, Any], entries: list[str], label: str) -> None:
@@ -60,21 +105,9 @@ def from_source(source: str, filename: str, entries: list[str], max_lines: int) 
         raise BadSubmission(f"{label}: syntax error on line {e.lineno}: {e.msg}") from None
     except ValueError as e:  # e.g. null bytes in the source
         raise BadSubmission(f"{label}: not Python source ({e})") from None
-    namespace: dict[str, Any] = {"__name__": "submission", "__file__": filename, **HOOKS}
-    counter = Counter(max_lines)
-    try:
-        with counter.counting():
-            exec(code, namespace)
-    except LearnerBudgetExceeded as e:
-        raise BadSubmission(f"{label}: while importing: {e}") from None
-    except SystemExit as e:
-        raise BadSubmission(f"{label}: calls exit({e.code}) while importing") from None
-    except MemoryError:
-        raise MemoryError(f"{label}: ran out of memory while importing") from None
-    except Exception as e:
-        raise BadSubmission(f"{label}: importing it raised {type(e).__name__}: {e}") from None
-    _check_entries(namespace, entries, label)
-    return Submission(namespace, source, {filename}, label)
+    # Loaded once here to say what is wrong before any run; each run loads it again.
+    _check_entries(_execute(code, filename, max_lines), entries, label)
+    return Submission(CompiledFile(code, filename, max_lines), source, {filename}, label)
 
 
 def from_file(path: str | Path, entries: list[str], max_lines: int) -> Submission:
@@ -106,4 +139,5 @@ def from_namespace(namespace: dict[str, Any], entries: list[str]) -> Submission:
                 sources.append(inspect.getsource(value))
             except (OSError, TypeError):
                 sources.append(code.co_name)
-    return Submission(dict(namespace), "\n".join(sources), files, "your notebook", instrumented)
+    state = NotebookState(namespace, entries)  # copied now, once: later runs never re-run a cell
+    return Submission(state, "\n".join(sources), files, "your notebook", instrumented)

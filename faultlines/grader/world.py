@@ -67,6 +67,7 @@ class Ctx:
         self.services = GradedServices(self._call_done)
         self._cluster: Cluster | None = None
         self.records: list[sim.Record] = []  # the run's log, as it happens (the scenario's cluster)
+        self.listeners: list[Callable[[sim.Record], None]] = []  # also hear each record (the debugger)
         self.extra: dict[str, Any] = {}
         self._pending_start = any(c.after_call == 0 for c in clients)
 
@@ -92,6 +93,8 @@ class Ctx:
         # The records logged before this listener (the nodes joining) carry no attempt: only the
         # ones from here on matter to the marks, and every one of them is kept for the invariants.
         sim.on_record(self._mark)
+        for listener in self.listeners:
+            sim.on_record(listener)
         if self._pending_start:  # "after call 0": on the first event, once the scenario has set up
             self._pending_start = False
             sim.call_later(0.0, self._launch)

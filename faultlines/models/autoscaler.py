@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from miniray import sim
+
 
 @dataclass
 class Replacement:
@@ -30,9 +32,8 @@ class DelayedReplacement:
     def __post_init__(self) -> None:
         if self.delay_s < 0:
             raise ValueError("delay_s must be >= 0")
-        self.rt = self.cluster.rt
         self.specs: dict[str, dict[str, Any]] = {}
-        self.rt.log.listeners.append(self._on_record)
+        sim.on_record(self._on_record)  # the cluster is the active one while the model runs
 
     def remember(self, node: Any, **node_args: Any) -> Any:
         """Record how to rebuild `node` (the args it was added with); returns the node."""
@@ -44,7 +45,7 @@ class DelayedReplacement:
             return
         entry = Replacement(rec["node"], rec.time, rec.time + self.delay_s)
         self.replacements.append(entry)
-        self.rt.kernel.schedule(self.delay_s, self._join, entry, label="autoscaler-join")
+        sim.call_later(self.delay_s, self._join, entry)
 
     def _join(self, entry: Replacement) -> None:
         args = self.specs[entry.lost]

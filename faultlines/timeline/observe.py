@@ -8,7 +8,7 @@ from typing import Any
 
 import miniray
 from miniray import sim
-from miniray.faults import Fault
+from miniray.sim import Fault
 
 from .lanes import Lanes, from_trace
 

@@ -1,6 +1,6 @@
 """Lesson 4's widget: drag an actor's restart and checkpoint options, watch each call's answer.
 
-Every change reruns lesson 4's counter (faultlines.models.actor_lives) in miniray: 60 calls,
+Every change reruns lesson 4's counter (faultlines.stories.actor_lives) in miniray: 60 calls,
 the process exiting after ``crash_every`` answered calls in each life. The plot shows the count
 each call returned, the number of calls answered so far (the count a caller expects), and the
 calls that raised; the gap between the two lines is the work the actor forgot. The same numbers
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from faultlines.models.actor_lives import DIED, UNAVAILABLE, CounterRun, run_counter
+from faultlines.stories.actor_lives import DIED, UNAVAILABLE, CounterRun, run_counter
 from faultlines.widgets import svgplot
 
 CALLS = 60

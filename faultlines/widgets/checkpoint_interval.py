@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from html import escape
 
 from faultlines.models import checkpoint_interval as model
-from faultlines.models.checkpoint_sim import Point, measure_curve
+from faultlines.stories.checkpoint_sim import Point, measure_curve
 from faultlines.widgets import svgplot
 
 HOUR_S = 3600.0

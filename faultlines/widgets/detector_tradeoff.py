@@ -3,7 +3,7 @@ is mistaken for a death.
 
 Three sliders (probe interval, threshold, the length of a pause you care about, such as your
 longest GC pause); the chart draws, for every pause length, the chance that the detector declares
-the paused node dead (`faultlines.models.detection`), and the text says the same in numbers.
+the paused node dead (`faultlines.stories.detection`), and the text says the same in numbers.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from html import escape
 
 import ipywidgets as widgets
 
-from ..models.detection import Detection, detection
+from ..stories.detection import Detection, detection
 from . import svgplot
 
 

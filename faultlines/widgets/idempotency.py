@@ -2,7 +2,7 @@
 
 Pick how the task writes the payment (the bug or one of three fixes), where its dying attempts
 stop, and how many attempts die. Each change reruns the task in miniray
-(faultlines.models.payments) and shows the outcome, the effect log and the attempts. The
+(faultlines.stories.payments) and shows the outcome, the effect log and the attempts. The
 chart shows, for every way of writing the task, how many times the customer pays when the
 attempts die at each point: only the bug ever goes above one.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from faultlines.models.payments import FIXES, STEPS, SettleRun, grid, settle
+from faultlines.stories.payments import FIXES, STEPS, SettleRun, grid, settle
 from faultlines.widgets import svgplot
 
 

@@ -4,7 +4,7 @@ Two sliders: how many 1-CPU tasks are running (0 to a full cluster) and how many
 task needs. The chart draws, against utilisation, the largest free block on any one node when
 the small tasks were spread (miniray's default policy) and when they were packed, with the big
 task's size as a flat line: below it, the big task queues. The table shows the chosen layout
-node by node. Every point is a miniray run (`faultlines.models.packing`).
+node by node. Every point is a miniray run (`faultlines.stories.packing`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from html import escape
 
 import ipywidgets as widgets
 
-from ..models.packing import CPUS_PER_NODE, NODES, STRATEGIES, Layout, sweep
+from ..stories.packing import CPUS_PER_NODE, NODES, STRATEGIES, Layout, sweep
 from . import svgplot
 
 LABELS = {"default": "spread (default policy)", "pack": "packed by hand"}

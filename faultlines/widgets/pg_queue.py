@@ -1,7 +1,7 @@
 """Lesson 9's widget: each placement group's scheduling-attempt counter over time, per queue policy.
 
 Pick a policy (and the scheduler's speed); the widget replays seed 000's script on miniray
-(`faultlines.models.pg_recovery.attempt_trace`) and draws the counters, with a table and one
+(`faultlines.stories.pg_recovery.attempt_trace`) and draws the counters, with a table and one
 sentence per group so it reads without the plot. Traces are cached per choice: a switch back is
 instant.
 """
@@ -12,7 +12,7 @@ from html import escape
 
 import ipywidgets as widgets
 
-from ..models.pg_recovery import (
+from ..stories.pg_recovery import (
     EVENTS,
     GROUPS,
     POLICY_CHOICES,

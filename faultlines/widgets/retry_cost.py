@@ -15,7 +15,7 @@ from html import escape
 import ipywidgets as widgets
 
 from faultlines.models.retries import budget_cost, retry_cost
-from faultlines.models.retry_budget import Measured, budgeted_retries, per_task_retries
+from faultlines.stories.retry_budget import Measured, budgeted_retries, per_task_retries
 from miniray import sim
 
 from . import svgplot

@@ -128,6 +128,25 @@ class Strip:
     x_range: tuple[float, float] | None = None
     summary: str | None = None  # the <title>; None: the title, then every row's bands
     look: Look = BANDS
+    ticks: list[tuple[float, str]] | None = None  # (x, label) on the axis; None: round numbers
+    # More SVG drawn over the rows (the debugger's cursor and arrows), placed by the chart's geometry.
+    overlay: Callable[[Plot], list[str]] | None = None
+
+
+@dataclass(frozen=True)
+class Plot:
+    """Where a strip's rows landed, for an overlay: x in data units to pixels, each row's top."""
+
+    px: Callable[[float], float]
+    left: float
+    width: float  # of the plot area
+    top: float
+    height: float
+    pitch: float  # from one row's top to the next's
+    row_height: float
+
+    def row_top(self, index: int) -> float:
+        return self.top + index * self.pitch
 
 
 def colour_of(strip: Strip, state: str, order: list[str]) -> str:
@@ -182,11 +201,16 @@ def render(strip: Strip) -> str:
         f"<title>{escape(summary)}</title>",
         f'<text x="{heading_x}" y="20" fill="{INK}" font-weight="bold">{escape(strip.title)}</text>',
     ]
-    for tick in nice_ticks(x_lo, x_hi, look.ticks):
+    ticks = (
+        strip.ticks
+        if strip.ticks is not None
+        else [(t, f"{t:g}") for t in nice_ticks(x_lo, x_hi, look.ticks)]
+    )
+    for tick, tick_label in ticks:
         x = px(tick)
         out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="{FAINT}"/>')
         out.append(
-            f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="{INK}">{tick:g}</text>'
+            f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="{INK}">{escape(tick_label)}</text>'
         )
     out.append(
         f'<text x="{left + plot_w / 2}" y="{top + plot_h + 32}" text-anchor="middle" fill="{INK}">'
@@ -229,6 +253,8 @@ def render(strip: Strip) -> str:
             f'stroke="{INK}" stroke-width="0.5"/>'
         )
         out.append(f'<text x="{lx + 20:.1f}" y="{ly}" fill="{INK}">{escape(state)}</text>')
+    if strip.overlay is not None:
+        out += strip.overlay(Plot(px, left, plot_w, top, plot_h, pitch, strip.row_height))
     out.append("</svg>")
     return "\n".join(out)
 

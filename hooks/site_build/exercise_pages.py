@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import jupytext
-from mkdocs.structure.files import File
 
+from . import wayfinding
 from .lesson_notebooks import ShippedNotebook
 
 NAV_KEY = "Exercises"
@@ -117,19 +117,24 @@ def _script(depth: int, name: str = "exercises") -> str:
     return f'<script src="{"../" * depth}javascripts/{name}.js"></script>'
 
 
-def _exercise_page(ex: ExerciseInfo) -> str:
-    lesson = f"\n\nThis exercise goes with [the lesson](../lessons/{ex.lesson}.md).\n" if ex.lesson else ""
+def _exercise_page(ex: ExerciseInfo, order: list[wayfinding.Stop]) -> str:
+    lesson = wayfinding.lesson_of(order, ex.lesson)
+    named = f"\n\n**Lesson:** [{lesson.title}](../lessons/{ex.lesson}.md)\n" if lesson else ""
     statement = ex.statement.split("\n", 1)[1] if ex.statement.startswith("# ") else ex.statement
     status = (
         f'<p class="fl-ex-status" data-exercise="{ex.id}" data-version="{ex.version}">'
         'Status in this browser: <b><span class="fl-badge fl-badge--untried">not tried yet</span></b></p>'
     )
     return (
-        f"---\nnotebook: {ex.id}\n---\n\n# {ex.id}: {ex.title}\n\n{status}\n{statement}{lesson}\n"
+        f"---\nnotebook: {ex.id}\n---\n\n# {ex.id}: {ex.title}\n\n{status}{named}\n{statement}\n"
         "Run the notebook's `check()` cell after each try: it searches small fault schedules for one "
         "that breaks your code and shows the shortest it finds, with the broken invariant, a hint "
         "and a replay token. Passing here is recorded in this browser (see "
-        "[all exercises](index.md)).\n\n" + _script(2) + "\n"
+        "[all exercises](index.md))."
+        + wayfinding.for_exercise(order, ex.lesson, f"exercises/{ex.id}.md")
+        + "\n\n"
+        + _script(2)
+        + "\n"
     )
 
 
@@ -183,9 +188,14 @@ def _replay_page(all_ex: list[ExerciseInfo]) -> str:
     )
 
 
-def files(config, repo: Path) -> list[File]:
+def files(config, repo: Path) -> list[Any]:
+    from mkdocs.structure.files import File  # imported here: the tests read the pages without MkDocs
+
     all_ex = exercises(repo)
-    generated = [File.generated(config, f"exercises/{ex.id}.md", content=_exercise_page(ex)) for ex in all_ex]
+    order = wayfinding.lesson_order(config["nav"])
+    generated = [
+        File.generated(config, f"exercises/{ex.id}.md", content=_exercise_page(ex, order)) for ex in all_ex
+    ]
     generated.append(File.generated(config, "exercises/index.md", content=_index_page(all_ex)))
     generated.append(File.generated(config, "exercises/replay.md", content=_replay_page(all_ex)))
     return generated

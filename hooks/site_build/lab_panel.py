@@ -52,7 +52,7 @@ _RESET = """  <div class="fl-lab__confirm" role="group" aria-label="Reset to the
 
 
 def site_root_prefix(page_url: str) -> str:
-    """Relative path from a page (directory URLs, e.g. 'lessons/01-mini-runtime/') to the site root."""
+    """Relative path from a page (directory URLs, e.g. 'lessons/01_mini_runtime/') to the site root."""
     depth = len([part for part in page_url.split("/") if part])
     return "../" * depth
 

@@ -1,11 +1,11 @@
 """Figures on the lesson pages, rendered at build time, every build, with CPython's matplotlib.
 
-Each lessons/figures/<name>.py defines `data()` (what it plots, computed by the lesson's own
+Each lessons/figures/<NN>_<name>.py (NN: the lesson that shows it) defines `data()` (what it plots, computed by the lesson's own
 code), `describe(data) -> (alt text, caption)` and `draw(data, ink) -> Figure` (see
 figure_runner.py), so the words under a figure can never disagree with its curves. A page places
 a figure with a line of its own:
 
-    {{ figure checkpoint_interval }}
+    {{ figure 06_checkpoint_interval }}
 
 which becomes a <figure> with two <img> (the script's alt text) and a <figcaption>: one drawn for
 the light scheme, figures/<name>-light.svg#only-light, and one for the dark scheme,

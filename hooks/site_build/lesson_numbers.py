@@ -3,9 +3,9 @@
 A page never types a number that describes a simulated run or a model's result. It writes a
 placeholder instead, inline anywhere in its Markdown:
 
-    Young's optimum is {{ num l06_checkpoints.young_minutes }} minutes.
+    Young's optimum is {{ num 06_checkpoint_interval.low_young_min }} minutes.
 
-and the build fills it from lessons/numbers/l06_checkpoints.py, whose `numbers()` returns a dict
+and the build fills it from lessons/numbers/06_checkpoint_interval.py, whose `numbers()` returns a dict
 of already-formatted values ({"young_minutes": "55", ...}). The module decides the formatting,
 so a page and a test that reads the same dict can never disagree. An unknown module or key, or
 a module that raises, stops the build with its name.
@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 NUMBERS_DIR = "lessons/numbers"
-PLACEHOLDER = re.compile(r"\{\{ num ([A-Za-z_]\w*)\.([A-Za-z_]\w*) \}\}")
+PLACEHOLDER = re.compile(r"\{\{ num (\w+)\.([A-Za-z_]\w*) \}\}")
 
 _RUNNER = r"""
 import json, runpy, sys

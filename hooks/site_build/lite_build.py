@@ -21,6 +21,11 @@ CONFIG_FILES = ("jupyter-lite.json", "overrides.json")
 PAGE_SCRIPT = "lab-page.js"
 PAGE_STYLE = "lab-page.css"
 APP_PAGES = ("lab/index.html", "notebooks/index.html")
+# The debugger's front end (faultlines/debugger/static): it steps through every debugger a
+# notebook shows (a failing check(), a replay, debug(run)), so the kernel sends none of it.
+DEBUGGER_STATIC = "faultlines/debugger/static"
+DEBUGGER_SCRIPT = "fl-debugger.js"
+DEBUGGER_STYLE = "fl-debugger.css"
 # What a lesson page fetches ahead of "Start the lab" (docs/javascripts/lab.js): the kernel's
 # files, most of a cold start's download. Relative to the lite build's root.
 PREFETCH_LIST = "prefetch.json"
@@ -59,11 +64,17 @@ def _write_build_config(repo: Path, lite_src: Path) -> None:
 
 
 def add_page_script(repo: Path, out_dir: Path) -> None:
-    """Copy lab_page.js and lab_page.css into the lite build and load them from each app's page."""
+    """Copy lab_page.js and lab_page.css, and the debugger's front end, into the lite build and
+    load them from each app's page."""
     shutil.copy2(repo / "playground/lab_page.js", out_dir / PAGE_SCRIPT)
     shutil.copy2(repo / "playground/lab_page.css", out_dir / PAGE_STYLE)
-    # The script first: a script after a stylesheet waits for it, holding up the page's parsing.
-    tags = f'<script src="../{PAGE_SCRIPT}"></script>\n  <link rel="stylesheet" href="../{PAGE_STYLE}">'
+    shutil.copy2(repo / DEBUGGER_STATIC / "debugger.js", out_dir / DEBUGGER_SCRIPT)
+    shutil.copy2(repo / DEBUGGER_STATIC / "debugger.css", out_dir / DEBUGGER_STYLE)
+    # The scripts first: a script after a stylesheet waits for it, holding up the page's parsing.
+    tags = (
+        f'<script src="../{PAGE_SCRIPT}"></script>\n  <script src="../{DEBUGGER_SCRIPT}"></script>\n'
+        f'  <link rel="stylesheet" href="../{PAGE_STYLE}">\n  <link rel="stylesheet" href="../{DEBUGGER_STYLE}">'
+    )
     for name in APP_PAGES:
         page = out_dir / name
         html = page.read_text(encoding="utf-8")

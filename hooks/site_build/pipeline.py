@@ -3,13 +3,15 @@
 MkDocs drives it from its events (hooks/fault_lines_site.py, the entry mkdocs.yml names), so the
 steps fall in five groups:
 
-- on_config, `add_nav`: the exercise pages and the design notes join the nav.
+- on_config, `add_nav`: the exercise pages join the nav, and the design notes join Reference.
 - on_pre_build, `prepare`: render the figures (a broken one fails the build in seconds), read
   the lessons and exercises into the notebooks the site ships, then `build_lab`: run the lessons
   under CPython, stage Pyodide and the kernel's wheels, write the lock, `jupyter lite build`,
   reorder the kernel's boot, pack the kernel's boot packages, install its loader.
 - on_files, `add_files`: the figures' SVGs and the generated exercise pages.
-- on_page_markdown, `fill_page`: fill the numbers, place the figures, add the lab panel.
+- on_page_markdown, `fill_page`: check a lesson's prose for typed numbers, place the glossary
+  and link its terms' first uses, fill the numbers, place the figures, add the lab panel and
+  the Previous/Next links.
 - on_post_build, `finish`: check every figure is shown and no page names a CDN, then copy the
   lab into the site, and drop the source maps.
 
@@ -32,6 +34,7 @@ from mkdocs.structure.files import File, Files
 
 from . import (
     exercise_pages,
+    glossary,
     kernel_boot,
     kernel_boot_order,
     kernel_dist,
@@ -42,7 +45,9 @@ from . import (
     lesson_notebooks,
     lesson_numbers,
     lite_build,
+    prose_digits,
     source_maps,
+    wayfinding,
 )
 from .lesson_notebooks import ShippedNotebook
 
@@ -65,22 +70,31 @@ class SiteBuild:
     notebooks: dict[str, ShippedNotebook]
     numbers: lesson_numbers.Numbers
     storage_name: str  # the lab's browser storage, which the panels name
+    glossary: list[glossary.Term] = field(default_factory=list)
+    lessons: list[wayfinding.Stop] = field(default_factory=list)  # the nav's order
     figures_shown: set[str] = field(default_factory=set)
 
 
 def add_nav(config: Any) -> Any:
-    """The "Exercises" section from the exercise folders; docs/design/ last, under "Contributing"."""
+    """The "Exercises" section from the exercise folders; docs/design/ under Reference, "Contributing"."""
     # docs/design/ is written by the course's engineers, for maintainers rather than learners:
-    # list its pages at the end without anyone editing mkdocs.yml, so a new design note never
-    # fails the strict build for nav.
+    # list its pages last in Reference (not a header tab of its own) without anyone editing
+    # mkdocs.yml, so a new design note never fails the strict build for nav.
     design = sorted((Path(config["docs_dir"]) / "design").glob("*.md"))
     if design and config["nav"] is not None:
-        config["nav"].append({"Contributing": [f"design/{page.name}" for page in design]})
+        contributing = {"Contributing": [f"design/{page.name}" for page in design]}
+        reference = next(
+            (item for item in config["nav"] if isinstance(item, dict) and "Reference" in item), None
+        )
+        if reference is not None:
+            reference["Reference"].append(contributing)
+        else:
+            config["nav"].append(contributing)
     exercise_pages.add_nav(config, REPO)
     return config
 
 
-def prepare(with_lab: bool, log: Log) -> SiteBuild:
+def prepare(with_lab: bool, log: Log, nav: list[Any] | None = None) -> SiteBuild:
     """Everything before the pages: figures, notebooks and (with_lab) the lab."""
     figures = render_figures()
     if with_lab:
@@ -88,7 +102,19 @@ def prepare(with_lab: bool, log: Log) -> SiteBuild:
     else:
         notebooks = read_notebooks(NOTEBOOKS_ONLY)
         log("FAULT_LINES_SKIP_LITE=1: site built without the JupyterLite playground")
-    return SiteBuild(with_lab, figures, notebooks, lesson_numbers.Numbers(REPO), _storage_name())
+    try:
+        terms = glossary.load(REPO)
+    except glossary.GlossaryError as error:
+        raise SystemExit(str(error)) from None
+    return SiteBuild(
+        with_lab,
+        figures,
+        notebooks,
+        lesson_numbers.Numbers(REPO),
+        _storage_name(),
+        glossary=terms,
+        lessons=wayfinding.lesson_order(nav),
+    )
 
 
 def render_figures() -> dict[str, lesson_figures.RenderedFigure]:
@@ -140,6 +166,18 @@ def add_files(build: SiteBuild, files: Files, config: Any) -> Files:
 
 def fill_page(build: SiteBuild, markdown: str, src_path: str, url: str, meta: dict[str, Any]) -> str:
     """A page's Markdown with its numbers filled, its figures placed and its lab panel added."""
+    try:
+        if src_path.startswith("lessons/"):
+            prose_digits.check(markdown, src_path)
+        if src_path == glossary.PRIMER:
+            prose_digits.check(glossary.render(build.glossary), glossary.GLOSSARY_FILE)
+            markdown = glossary.place(markdown, build.glossary, src_path)
+        elif src_path.startswith(glossary.LINKED_SECTIONS):
+            markdown, _ = glossary.link_first_uses(markdown, build.glossary, src_path)
+    except (prose_digits.DigitError, glossary.GlossaryError) as error:
+        raise SystemExit(str(error)) from None
+    markdown = prose_digits.fill_constants(markdown)
+    markdown += wayfinding.for_lesson(build.lessons, src_path)
     try:
         markdown = build.numbers.fill(markdown, src_path)
     except lesson_numbers.NumbersError as error:

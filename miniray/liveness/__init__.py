@@ -19,7 +19,7 @@ Opt-in: without enable() (or the "liveness" system config key) the core behaves 
 from __future__ import annotations
 
 from .. import context
-from .attribution import RETRYABLE, Attribution, TransientError, classify
+from .attribution import RETRYABLE, TERMINAL, Attribution, TransientError, classify
 from .detector import ALIVE, DEAD, SUSPECT, Detector, NodeHealthState, Transition
 from .services import (
     DestinationExistsError,
@@ -74,5 +74,6 @@ __all__ = [
     "Attribution",
     "classify",
     "RETRYABLE",
+    "TERMINAL",
     "TransientError",
 ]

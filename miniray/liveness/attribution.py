@@ -102,9 +102,9 @@ class Attribution:
         self.successes: Counter = Counter()
         self.errors: Counter = Counter()  # (node, error class or cause) -> count, terminal ones too
         self.blacklisted: dict[str, float] = {}  # node name -> virtual time it was blacklisted
-        for rec in rt.log.records:
+        for rec in rt._log.records:
             self._on_record(rec)
-        rt.log.listeners.append(self._on_record)
+        rt._log.listeners.append(self._on_record)
         if blacklist:
             rt.scheduler.node_filters.append(lambda node: node.name not in self.blacklisted)
 

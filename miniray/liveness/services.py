@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import context
+from ..copying import shared
 from ..events import Kind
 
 
@@ -85,6 +86,7 @@ def _runtime():
     return context.require("using the simulated services")
 
 
+@shared
 class Services:
     """One world of external services sharing an effect log. Create it in the driver."""
 
@@ -107,7 +109,7 @@ class Services:
         rt = _runtime()
 
         def live() -> Any:
-            attempt = rt.current[-1].key if rt.current else "driver"
+            attempt = rt._current[-1].key if rt._current else "driver"
             tok = str(token) if token is not None else ""
             try:
                 value = fn()
@@ -121,7 +123,7 @@ class Services:
                 self._log(rt, attempt, service, op, key, "ok", tok)
             return value
 
-        return context.interact(rt, live)
+        return context.interact(rt, live, f"{service}.{op}")
 
     def _log(self, rt, attempt: str, service: str, op: str, key: str, outcome: str, token: str) -> None:
         now = rt.now()
@@ -171,6 +173,7 @@ class _Fenced:
         self.highest[token.lease] = token.value
 
 
+@shared
 class Database(_Fenced):
     """Tables of key -> value. insert enforces unique keys; upsert overwrites."""
 
@@ -211,6 +214,7 @@ class Database(_Fenced):
         return dict(self.tables.get(table, {}))
 
 
+@shared
 class BlobStore(_Fenced):
     """Paths -> bytes. rename is atomic and exclusive: it never replaces an existing destination."""
 
@@ -222,7 +226,7 @@ class BlobStore(_Fenced):
 
     def _attempt(self) -> str:
         rt = _runtime()
-        return rt.current[-1].key if rt.current else "driver"
+        return rt._current[-1].key if rt._current else "driver"
 
     def put(self, path: str, data: Any, token: FencingToken | None = None) -> None:
         def run() -> None:
@@ -268,6 +272,7 @@ class BlobStore(_Fenced):
         return self.svc.call("blob", "read", path, lambda: self.files.get(path), record=False)
 
 
+@shared
 class Leases:
     """Time-limited leases on names; each grant gets a token one higher than the last."""
 
@@ -281,7 +286,7 @@ class Leases:
 
         def run() -> FencingToken:
             now = rt.now()
-            holder = rt.current[-1].key if rt.current else "driver"
+            holder = rt._current[-1].key if rt._current else "driver"
             held = self.current.get(name)
             if held is not None and held.expires > now and held.holder != holder:
                 raise LeaseHeldError(

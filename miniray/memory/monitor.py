@@ -64,14 +64,14 @@ class MemoryMonitor:
     # -- declaring use -------------------------------------------------------------------------
     def declare(self, fault: Fault) -> None:
         if not self.declared:
-            self.rt.log.listeners.append(self._on_record)
+            self.rt._log.listeners.append(self._on_record)
             self._catch_up()
         self.declared.append(Usage(fault.target, float(fault.size), float(fault.duration)))
         self._arm()
 
     def _catch_up(self) -> None:
         """Start times of what already runs when the first use is declared (a fault at init has none)."""
-        for rec in self.rt.log.of_kind(Kind.TASK_START, Kind.ACTOR_START):
+        for rec in self.rt._log.of_kind(Kind.TASK_START, Kind.ACTOR_START):
             self._on_record(rec)
 
     def _on_record(self, rec: Record) -> None:
@@ -144,10 +144,12 @@ class MemoryMonitor:
             capacity = float(node.total.get("memory", 0.0))
             used = self.node_bytes(node)
             if capacity > 0 and used > self.threshold * capacity:
-                self._kill_one(node, used, capacity)
+                self._kill(node, used, capacity)
         self._arm()
 
-    def _kill_one(self, node: Node, used: float, capacity: float) -> None:
+    def _kill(self, node: Node, used: float, capacity: float) -> None:
+        """One pass: Ray 2.60's policy picks as many workers as bring the node back under its
+        threshold with a buffer and kills them together; the older, by-group policy one at a time."""
         candidates = []
         for worker in node.workers:
             names, started = self._names(worker)
@@ -160,21 +162,27 @@ class MemoryMonitor:
                 )
         if not candidates:
             return  # only the object store is full: Ray would have nothing of the workload's to kill
-        victim, may_retry = policy.choose(candidates, self.by_group)
-        message = policy.kill_message(node, used, capacity, self.threshold, victim)
-        names, _ = self._names(victim.worker)
-        self.kills += 1
-        self.rt.emit(
-            Kind.MEMORY_KILL,
-            node=node.name,
-            worker=victim.worker.pid,
-            victim=names[-1],
-            used_gb=round(used / policy.GB, 3),
-            capacity_gb=round(capacity / policy.GB, 3),
-        )
+        if self.by_group:
+            victim, may_retry = policy.choose(candidates, self.by_group)
+            victims = [victim]
+        else:
+            victims, may_retry = policy.choose_set(candidates, used, capacity, self.threshold), True
+        message = policy.kill_message(node, used, capacity, self.threshold, victims)
+        for victim in victims:
+            names, _ = self._names(victim.worker)
+            self.kills += 1
+            self.rt.emit(
+                Kind.MEMORY_KILL,
+                node=node.name,
+                worker=victim.worker.pid,
+                victim=names[-1],
+                used_gb=round(used / policy.GB, 3),
+                capacity_gb=round(capacity / policy.GB, 3),
+            )
         self._killing = (message, may_retry)
         try:
-            self.rt.kill_worker(victim.worker, cause="oom")
+            for victim in victims:
+                self.rt.kill_worker(victim.worker, cause="oom")
         finally:
             self._killing = None
 

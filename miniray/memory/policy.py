@@ -45,8 +45,30 @@ def retriable(worker: Worker) -> bool:
     return spec is not None and spec.max_retries != 0
 
 
+GiB = 1024**3
+KILL_BUFFER_FRACTION = 0.05  # Ray's kill buffer: 5 % of the node's memory...
+MAX_KILL_BUFFER_BYTES = 3 * GiB  # ...at most 3 GiB (max_kill_memory_buffer_bytes)
+
+
+def choose_set(
+    candidates: list[Candidate], used: float, capacity: float, threshold: float
+) -> list[Candidate]:
+    """Ray 2.60's default policy (by time): retriable work before the rest, the newest lease
+    first within each, picked until what they hold would bring the node under the threshold less
+    the kill buffer; all of them are killed in one pass."""
+    target = threshold * capacity - min(KILL_BUFFER_FRACTION * capacity, MAX_KILL_BUFFER_BYTES)
+    ranked = sorted(candidates, key=lambda c: (c.retriable, c.started), reverse=True)
+    chosen: list[Candidate] = []
+    for c in ranked:
+        chosen.append(c)
+        used -= c.used
+        if used <= target:
+            break
+    return chosen
+
+
 def choose(candidates: list[Candidate], by_group: bool) -> tuple[Candidate, bool]:
-    """The worker to kill, and whether its task may be retried (False: the legacy policy took a
+    """One worker to kill, and whether its task may be retried (False: the legacy policy took a
     group's last task)."""
     if not by_group:
         return max(candidates, key=lambda c: (c.retriable, c.started)), True
@@ -73,23 +95,27 @@ def oom_retry_delay_s(failed_attempt: int, base_ms: float) -> float:
     return min(base_ms / 1000.0 * 2.0 ** min(failed_attempt, 62), MAX_BACKOFF_S)
 
 
-def kill_message(node: Node, used: float, capacity: float, threshold: float, victim: Candidate) -> str:
+def kill_message(node: Node, used: float, capacity: float, threshold: float, victims: list[Candidate]) -> str:
     """The text of the OutOfMemoryError, in the shape of Ray 2.55 and later's message."""
-    what = (
-        f"Actor {victim.worker.actor.class_name}" if victim.worker.actor is not None else _task_label(victim)
-    )
+    listed = ", ".join(f"({_label(v)}, pid={v.worker.pid}, memory used={v.used / GB:.2f}GB)" for v in victims)
+    n = len(victims)
     return (
-        "1 worker(s) were killed due to the node running low on memory.\n"
+        f"{n} worker(s) were killed due to the node running low on memory.\n"
         f"Memory on the node (IP: {node.address}, ID: {node.node_id}) was {used / GB:.2f}GB / "
         f"{capacity / GB:.2f}GB ({used / capacity:.6f}), which exceeds the memory usage threshold of "
-        f"{threshold:.6f}. Ray killed 1 worker(s) based on the killing policy: [({what}, "
-        f"pid={victim.worker.pid}, memory used={victim.used / GB:.2f}GB)].\n"
+        f"{threshold:.6f}. Ray killed {n} worker(s) based on the killing policy: [{listed}].\n"
         "Refer to the documentation on how to address the out of memory issue: "
         "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider "
         "provisioning more memory on this node or reducing task parallelism by requesting more CPUs "
         "per task. To adjust the kill threshold, set the environment variable "
         "`RAY_memory_usage_threshold` when starting Ray. To disable worker killing, set the "
         "environment variable `RAY_memory_monitor_refresh_ms` to zero."
+    )
+
+
+def _label(victim: Candidate) -> str:
+    return (
+        f"Actor {victim.worker.actor.class_name}" if victim.worker.actor is not None else _task_label(victim)
     )
 
 

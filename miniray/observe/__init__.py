@@ -14,5 +14,6 @@ from __future__ import annotations
 from .blob import Blob
 from .metrics import Metrics, metrics
 from .timeline import timeline
+from .trace import Trace, finish
 
-__all__ = ["timeline", "metrics", "Metrics", "Blob"]
+__all__ = ["timeline", "metrics", "Metrics", "Blob", "Trace", "finish"]  # Trace: a model's own Chrome trace

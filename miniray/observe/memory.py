@@ -6,7 +6,9 @@ miniray counts references rather than tracking who holds each, so the reference 
 USED_BY_PENDING_TASK when a task that has not finished takes the object as an argument, and
 LOCAL_REFERENCE otherwise. `where` says what the dashboard's store view would: INLINED (small,
 kept in the owner's memory), IN_MEMORY (the node's shared-memory store), SPILLED (on the
-node's disk: reads pay), PENDING (not created yet), ERROR, or LOST (every copy gone).
+node's disk: reads pay), PENDING (not created yet), ERROR, or LOST (every copy gone). `node` is
+where the primary copy is (pinned), `copies` the nodes where a reader left a copy of its own
+(a `get`, a task's argument): the object is lost only when all of them are.
 """
 
 from __future__ import annotations
@@ -26,8 +28,13 @@ def _where(objects, entry) -> tuple[str, str | None]:
     live = [n for n in entry.locations if n.alive]
     if not live:
         return "LOST", None
-    node = live[0]
+    node = live[0]  # the primary while its node lives, else the oldest reader's copy
     return ("IN_MEMORY" if entry.object_id in node.store else "SPILLED"), node.name
+
+
+def _copies(entry) -> list[str]:
+    """The nodes holding a reader's copy (a get or a task argument pulled it there)."""
+    return [n.name for n in entry.locations if n.alive and n is not entry.primary]
 
 
 def _args_in_use(rt) -> set:
@@ -53,7 +60,8 @@ def rows(rt) -> list[dict]:
                 "object_size": entry.size,
                 "where": where,
                 "node": node,
-                "pinned_in_memory": where == "IN_MEMORY",
+                "copies": _copies(entry),
+                "pinned_in_memory": where == "IN_MEMORY" and node == getattr(entry.primary, "name", None),
                 "spilled": where == "SPILLED",
                 "inlined": where == "INLINED",
                 "reference_type": "USED_BY_PENDING_TASK" if oid in used else "LOCAL_REFERENCE",
@@ -82,11 +90,16 @@ def store_stats(rt) -> list[dict]:
                 "capacity": node.object_store_memory,
                 "used": used,
                 "objects": len(node.store),
+                "copies": sum(  # of those, readers' copies (the primary lives elsewhere)
+                    1
+                    for oid in node.store
+                    if (e := rt.objects.entries.get(oid)) is not None and e.primary is not node
+                ),
                 "fill_pct": 100.0 * used / (node.object_store_memory or 1),
                 "spilled": sum(node.spilled.values()),
                 "spilled_objects": len(node.spilled),
-                "spilled_total": rt.objects.spilled_bytes.get(node.name, 0),
-                "restored_total": rt.objects.read_from_disk.get(node.name, 0),
+                "spilled_total": rt.objects.stores.spilled_bytes.get(node.name, 0),
+                "restored_total": rt.objects.stores.read_from_disk.get(node.name, 0),
             }
         )
     return out
@@ -146,8 +159,9 @@ def text(rt) -> str:
             f"({sum(s['spilled_total'] for s in stats) / MiB:.0f} MiB ever)"
         )
     for s in stats:
+        copies = f" ({s['copies']} readers' copies)" if s["copies"] else ""
         lines.append(
             f"  {s['node']}: {_size(s['used'])} of {_size(s['capacity'])} ({s['fill_pct']:.1f}% full), "
-            f"{s['objects']} in memory, {s['spilled_objects']} spilled"
+            f"{s['objects']} in memory{copies}, {s['spilled_objects']} spilled"
         )
     return "\n".join(lines) + "\n"

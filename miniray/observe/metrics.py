@@ -33,8 +33,8 @@ class Metrics:
         self.live: dict[int, TaskSpec] = {}  # id(spec) -> spec not in a terminal state
         self.seen = 0  # how much of rt.tasks.all has been looked at
         self.by_id: dict[str, TaskSpec] = {}
-        rt.kernel.observers.append(self.sample)  # the clock is about to move: how did this instant end?
-        rt.log.listeners.append(self._on_record)
+        rt._kernel.observers.append(self.sample)  # the clock is about to move: how did this instant end?
+        rt._log.listeners.append(self._on_record)
         self.sample()
 
     # -- sampling ------------------------------------------------------------------------------
@@ -61,7 +61,9 @@ class Metrics:
             self._put(("object_store_used_bytes", node.name), t, used)
             self._put(("object_store_fill_pct", node.name), t, round(100.0 * used / cap, 6))
             self._put(("spilled_bytes", node.name), t, sum(node.spilled.values()))
-            self._put(("spilled_bytes_total", node.name), t, rt.objects.spilled_bytes.get(node.name, 0))
+            self._put(
+                ("spilled_bytes_total", node.name), t, rt.objects.stores.spilled_bytes.get(node.name, 0)
+            )
         specs = rt.tasks.all
         for spec in specs[self.seen :]:
             self.live[id(spec)] = spec
@@ -113,7 +115,7 @@ class Metrics:
         return (self.value(name, now, node) - self.value(name, start, node)) / span if span > 0 else 0.0
 
     def golden(self, window: float = 10.0) -> dict:
-        """The dashboard's front page (lesson 14): store fill % and spill rate per node, the
+        """The dashboard's front page (lesson 11): store fill % and spill rate per node, the
         pending-task backlog, and restarts per actor. Read these first; drill down only when one moves."""
         rt = self.rt
         return {

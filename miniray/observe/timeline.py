@@ -1,6 +1,6 @@
 """`miniray.timeline()`: the runtime's event log as a Chrome trace, one track per node and worker.
 
-Built only from `rt.log.records`, after the fact, so exporting a timeline never changes a run.
+Built only from `rt._log.records`, after the fact, so exporting a timeline never changes a run.
 Layout (what Perfetto shows, top to bottom):
     pid 1          "cluster (GCS)": faults, placement groups (a thread per group, its state as
                    slices), liveness, actors, lineage, anything else logged
@@ -268,6 +268,12 @@ class _Builder:
     def on_object_restore(self, t, f):
         self.trace.instant("restore", "object_store", t, *self.raylet(f["node"]), f)
 
+    def on_object_copy(self, t, f):  # a reader's node pulled it: one more copy that can outlive the first
+        self.trace.instant("copy", "object_store", t, *self.raylet(f["node"]), f)
+
+    def on_object_evict(self, t, f):
+        self.trace.instant("evict copy", "object_store", t, *self.raylet(f["node"]), f)
+
     def on_pg_state(self, t, f):
         label = str(f["pg"])
         tid = self.pg_tid.setdefault(label, 100 + len(self.pg_tid))
@@ -337,6 +343,8 @@ HANDLERS: dict[str, Callable[[_Builder, float, dict], None]] = {
     Kind.OBJECT_FREE: _Builder.on_object_free,
     Kind.OBJECT_SPILL: _Builder.on_object_spill,
     Kind.OBJECT_RESTORE: _Builder.on_object_restore,
+    Kind.OBJECT_COPY: _Builder.on_object_copy,
+    Kind.OBJECT_EVICT: _Builder.on_object_evict,
     Kind.PG_STATE: _Builder.on_pg_state,
     Kind.PG_CREATE: _Builder.on_pg_create,
     Kind.EFFECT: _Builder.on_effect,
@@ -362,9 +370,9 @@ def build(rt) -> list[dict]:
     b.trace.process(GCS, "cluster (GCS)", 0)
     if rt.driver is not None:
         b.worker(rt.driver.node.name, rt.driver.pid)
-    for rec in rt.log.records:
+    for rec in rt._log.records:
         b.feed(rec)
-    end = max([rt.now()] + [r.time for r in rt.log.records[-1:]])
+    end = max([rt.now()] + [r.time for r in rt._log.records[-1:]])
     b.close(end)
     sampler = rt.metrics
     if sampler is not None:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from . import diagnosis
 from .diagnosis import Diagnosis, RescheduleContext
-from .manager import PlacementManager
+from .manager import ATTEMPT_COST_S, PlacementManager
 from .policies import POLICIES
+from .queue import Backoff
 
 
 def diagnose() -> Diagnosis:
@@ -27,4 +28,12 @@ def diagnose() -> Diagnosis:
     return diagnosis.diagnose(runtime().placement)
 
 
-__all__ = ["Diagnosis", "RescheduleContext", "PlacementManager", "POLICIES"]
+__all__ = [
+    "Diagnosis",
+    "RescheduleContext",
+    "PlacementManager",
+    "POLICIES",
+    "ATTEMPT_COST_S",
+    "Backoff",
+    "diagnose",
+]

@@ -67,7 +67,7 @@ def quiet(m) -> bool:
         return False
     if any(e.group.failed_version != m.version for e in m.queue.entries):
         return False
-    kernel = m.rt.kernel
+    kernel = m.rt._kernel
     if kernel.peek() is None:
         return True
     return all(t.cancelled or t is m._tick_timer for t in kernel.pending())

@@ -11,6 +11,7 @@ The scheduling itself (queue, policies, recovery after node loss) lives in `mini
 from __future__ import annotations
 
 from .. import api, context
+from ..copying import shared
 from ..placement.group import STRATEGIES
 
 
@@ -21,6 +22,7 @@ class PlacementGroupID(str):
         return str(self)
 
 
+@shared
 class PlacementGroup:
     """A handle to a placement group, as `placement_group()` returns it."""
 
@@ -61,7 +63,7 @@ class PlacementGroup:
             rt.placement.ready_entry(group, rt.objects.entries[ref.hex()], self)
             return ref
 
-        return context.interact(rt, live)
+        return context.interact(rt, live, "placement_group.ready")
 
     def wait(self, timeout_seconds: float = 30) -> bool:
         """True once the group is CREATED; False if `timeout_seconds` of virtual time pass first."""
@@ -108,7 +110,7 @@ def placement_group(
         )
     rt = context.runtime()
     mgr = rt.placement
-    if not rt.current:  # a synchronous GCS call: with the GCS dead the driver waits (miniray/head)
+    if not rt._current:  # a synchronous GCS call: with the GCS dead the driver waits (miniray/head)
         rt.gcs.block("ray.util.placement_group() waits for the GCS")
 
     def live():  # journaled inside a task body: a replay must not see its own group as a clash
@@ -121,7 +123,7 @@ def placement_group(
         mgr.create(pg_id, [dict(b) for b in bundles], strategy, name, [dict(s) for s in selectors])
         return PlacementGroup(pg_id, bundles)
 
-    return context.interact(rt, live)
+    return context.interact(rt, live, "placement_group")
 
 
 def remove_placement_group(placement_group: PlacementGroup) -> None:
@@ -131,7 +133,7 @@ def remove_placement_group(placement_group: PlacementGroup) -> None:
             f"remove_placement_group() takes a PlacementGroup, got {type(placement_group).__name__}."
         )
     rt, group = placement_group._group()
-    context.interact(rt, lambda: rt.placement.remove(group))
+    context.interact(rt, lambda: rt.placement.remove(group), "remove_placement_group")
 
 
 def get_placement_group(placement_group_name: str) -> PlacementGroup:
@@ -145,7 +147,7 @@ def get_placement_group(placement_group_name: str) -> PlacementGroup:
 def get_current_placement_group() -> PlacementGroup | None:
     """The group the calling task or actor was scheduled into, or None (always None in the driver)."""
     rt = context.runtime()
-    if not rt.current:
+    if not rt._current:
         return None
     worker = rt.caller()
     opts: dict = worker.actor.opts if worker.actor is not None else (worker.task.opts if worker.task else {})
@@ -156,7 +158,7 @@ def get_current_placement_group() -> PlacementGroup | None:
 def placement_group_table(placement_group: PlacementGroup | None = None) -> dict:
     """Every group's state and stats keyed by id, or one group's entry."""
     rt = context.runtime()
-    table = context.interact(rt, lambda: rt.placement.table())
+    table = context.interact(rt, lambda: rt.placement.table(), "placement_group_table")
     if placement_group is None:
         return table
     return table.get(placement_group.id, {})

@@ -102,7 +102,7 @@ def list_nodes(filters=None, limit: int = 10_000, detail: bool = False) -> list:
 
 def list_workers(filters=None, limit: int = 10_000, detail: bool = False) -> list:
     rt = _rt()
-    causes = {r["worker"]: r["cause"] for r in rt.log.of_kind(Kind.WORKER_DIED)}
+    causes = {r["worker"]: r["cause"] for r in rt._log.of_kind(Kind.WORKER_DIED)}
     rows = []
     for w in rt.workers:
         rows.append(

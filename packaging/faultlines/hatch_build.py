@@ -6,11 +6,14 @@ Reference solutions and the wrong-solution catalogue stay out: the wheel ships t
 
 from __future__ import annotations
 
+import runpy
 from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-PUBLIC_FILES = ("exercise.toml", "statement.md", "starter.py", "checks.py")
+REPO = Path(__file__).resolve().parents[2]
+# Written once, in the grader (a module with no imports, read by path: no miniray here).
+PUBLIC_FILES = runpy.run_path(str(REPO / "faultlines/grader/public_files.py"))["PUBLIC_FILES"]
 
 
 class FaultlinesFiles(BuildHookInterface):

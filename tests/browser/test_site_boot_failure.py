@@ -67,7 +67,7 @@ def test_a_dropped_boot_file_is_told_and_retry_starts_the_lab_keeping_edits(new_
         "**/lite/prefetch.json", lambda route: route.fulfill(body="[]", content_type="application/json")
     )
     page = context.new_page()
-    page.goto(flaky_url + "lessons/01-mini-runtime/")
+    page.goto(flaky_url + "lessons/01_mini_runtime/")
     data = panel_data(page)
     page.get_by_role("button", name="Start the lab").click()
 

@@ -52,7 +52,7 @@ def test_a_lesson_runs_under_a_sub_path(new_context, subpath_url):
     assert subpath_url.endswith(BASE)
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(subpath_url + "lessons/01-mini-runtime/")
+    page.goto(subpath_url + "lessons/01_mini_runtime/")
     frame_locator, frame = start_lab(page)
     assert frame.url.startswith(subpath_url + "lite/notebooks/")
     run_all_cells(frame)

@@ -42,7 +42,7 @@ def _assert_valid_notebook(body: bytes) -> None:
 def test_download_gives_the_shipped_notebook_until_the_learner_saves_a_copy(new_context, base_url, site_dir):
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    lesson = base_url + "lessons/01-mini-runtime/"
+    lesson = base_url + "lessons/01_mini_runtime/"
     page.goto(lesson)
     data = panel_data(page)
     file_name = data["notebook"].rsplit("/", 1)[-1]

@@ -20,8 +20,8 @@ from hooks.site_build import lesson_figures
 
 pytestmark = pytest.mark.browser
 
-FIGURE = "checkpoint_interval"
-LESSON_PAGE = "lessons/06-checkpoint-interval/index.html"
+FIGURE = "06_checkpoint_interval"
+LESSON_PAGE = "lessons/06_checkpoint_interval/index.html"
 SVG_NS = "http://www.w3.org/2000/svg"
 SITE_PYTHON = REPO / ".venv-site/bin/python"
 # The lesson's inputs, restated so the optimum is checked against an independent computation.
@@ -86,7 +86,7 @@ def test_the_widgets_lesson_shows_the_checkpoint_figure_with_alt_text_naming_the
 
 
 LESSON_PAGES = [
-    f"lessons/{p.stem}/index.html" for p in sorted((REPO / "docs/lessons").glob("[0-9][0-9]-*.md"))
+    f"lessons/{p.stem}/index.html" for p in sorted((REPO / "docs/lessons").glob("[0-9][0-9]_*.md"))
 ]
 
 

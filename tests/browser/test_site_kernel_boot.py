@@ -25,7 +25,7 @@ from site_browser import (
 
 pytestmark = pytest.mark.browser
 
-LESSON = "lessons/01-mini-runtime/"
+LESSON = "lessons/01_mini_runtime/"
 OFFLINE_SENTENCE = (
     "matplotlib needs the network: plots and the packages they use come from "
     "Pyodide's CDN in the browser, and everything else in this lab works offline."
@@ -138,7 +138,7 @@ def test_second_start_restores_the_snapshot_and_behaves_like_a_fresh_kernel(new_
 
     # Another lesson starts warm from the same snapshot, and its widgets talk to Python.
     console.clear()
-    page.goto(base_url + "lessons/06-checkpoint-interval/")
+    page.goto(base_url + "lessons/06_checkpoint_interval/")
     frame_locator, frame = start_lab(page)
     run_all_cells(frame)
     wait_for_output_at_end(frame, frame_locator, "interval 1.00 h: expected overhead")

@@ -28,7 +28,7 @@ EDIT_MARKER = "# learner edit 7319"
 def test_lesson_lab_runs_miniray_keeps_edits_and_flags_stale_copy(new_context, base_url):
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    lesson = base_url + "lessons/01-mini-runtime/"
+    lesson = base_url + "lessons/01_mini_runtime/"
     page.goto(lesson)
     assert page.locator("iframe").count() == 0, "the lab must not boot before it is asked to"
     assert page.locator(".fl-lab__notice").is_hidden()
@@ -70,7 +70,7 @@ def test_widget_slider_drives_python_on_a_phone_in_dark_mode(new_context, base_u
         viewport={"width": 390, "height": 844}, color_scheme="dark", device_scale_factor=2, has_touch=True
     )
     page = context.new_page()
-    page.goto(base_url + "lessons/06-checkpoint-interval/")
+    page.goto(base_url + "lessons/06_checkpoint_interval/")
     assert page.evaluate("document.body.dataset.mdColorScheme") == "slate"
 
     frame_locator, frame = start_lab(page)

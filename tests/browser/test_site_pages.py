@@ -42,7 +42,7 @@ def _status(url: str) -> int:
 
 def test_every_page_and_every_link_on_it_answers_200(site_dir, base_url):
     pages = _pages(site_dir)
-    assert "lessons/01-mini-runtime/index.html" in pages and "playground/index.html" in pages
+    assert "lessons/01_mini_runtime/index.html" in pages and "playground/index.html" in pages
     urls = {base_url + page for page in pages if page != "404.html"}
     urls |= {base_url + entry for entry in LITE_ENTRY_POINTS}
     for page in pages:

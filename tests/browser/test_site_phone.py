@@ -62,7 +62,7 @@ def _swipe_up(context, page, distance: int) -> None:
 def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_past_it(new_context, base_url):
     context, traffic = new_context(**PHONE)
     page = context.new_page()
-    page.goto(base_url + "lessons/01-mini-runtime/")
+    page.goto(base_url + "lessons/01_mini_runtime/")
     frame_locator, frame = start_lab(page)
 
     # The lab has the screen: its iframe is the viewport's width, under the "back" bar.
@@ -133,7 +133,7 @@ def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_u
     traffic.assert_clean()
 
 
-LESSONS = sorted(p.stem for p in (REPO / "docs/lessons").glob("[0-9][0-9]-*.md"))
+LESSONS = sorted(p.stem for p in (REPO / "docs/lessons").glob("[0-9][0-9]_*.md"))
 MIN_TEXT_PX = 8
 
 
@@ -195,7 +195,7 @@ def test_a_figure_on_a_small_phone_in_dark_mode_is_the_dark_drawing_and_opens_en
         color_scheme="dark", **{**PHONE, "viewport": {"width": 320, "height": 640}}
     )
     page = context.new_page()
-    page.goto(base_url + "lessons/06-checkpoint-interval/")
+    page.goto(base_url + "lessons/06_checkpoint_interval/")
     first = page.locator(".fl-figure").first
     light, dark = first.locator("img").nth(0), first.locator("img").nth(1)
     assert not light.is_visible() and dark.is_visible()

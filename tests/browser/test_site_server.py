@@ -31,7 +31,7 @@ def test_a_missing_path_answers_404_with_the_sites_page(base_url, site_dir):
 
 def test_text_and_wasm_go_gzip_compressed_and_archives_as_they_are(base_url, site_dir):
     for path in (
-        "lessons/01-mini-runtime/",
+        "lessons/01_mini_runtime/",
         "lite/static/pyodide/pyodide.asm.wasm",
         "lite/jupyter-lite.json",
     ):

@@ -1,56 +1,104 @@
-"""A shared failing run, in real Chromium: the replay page refuses a link made for another version
-of the exercise, and opens a current one as a playground notebook that replays the schedule on
-the shared code and shows the failure and its timeline."""
+"""A shared failing run, in real Chromium: the "Share this failing run" link in a failing check()
+report, clicked in the exercise's lab, opens the replay page in a new tab, whose notebook replays
+the schedule on the shared code and shows the failure and its timeline; the same at a phone's
+width, where the replay token is not cut off; and a link made for another version of the
+exercise says so instead of replaying."""
 
 from __future__ import annotations
 
 import pytest
-from site_browser import BOOT_TIMEOUT_MS, REPO
+from site_browser import BOOT_TIMEOUT_MS, run_all_cells, start_lab
 
-from faultlines.grader import exercise, grade, share, submission
+from faultlines.grader import share
 from hooks.site_build.browser import SESSION_READY_JS
 
 pytestmark = pytest.mark.browser
 
 
-def _starter_run() -> share.SharedRun:
-    ex = exercise.load("fault05")
-    code = (REPO / "exercises/fault05/starter.py").read_text()
-    failure = grade.grade(
-        ex, submission.from_source(code, "starter.py", ex.entry, ex.line_budget)
-    ).first_failure
-    assert failure is not None
-    return share.SharedRun(ex.id, failure.token, code)
+def _failing_report(page, base_url):
+    """The exercise page's lab, the starter checked: the failing report, in the lab's frame."""
+    page.goto(base_url + "exercises/fault05/")
+    frame_locator, frame = start_lab(page)
+    run_all_cells(frame)
+    report = frame_locator.locator(".fl-report.fl-failed").first
+    report.wait_for(timeout=BOOT_TIMEOUT_MS)
+    return report
 
 
-def test_a_share_link_opens_the_replayed_failure_and_a_stale_one_says_so(new_context, base_url):
-    run = _starter_run()
+def _open_shared(context, report, base_url):
+    """Click the report's own link, as a learner does; return the page it opens."""
+    link = report.locator("a.fl-share")
+    href = link.get_attribute("href") or ""
+    assert href.startswith(base_url + "exercises/replay/#s="), href  # absolute: it opens anywhere
+    with context.expect_page() as opened:
+        link.click()
+    shared = opened.value
+    shared.wait_for_load_state()
+    assert shared.url == href
+    shared.locator(".fl-replay__what").filter(has_text="A failing run of fault05").wait_for(timeout=10_000)
+    return shared, href
+
+
+def test_the_reports_share_link_opens_the_replay_in_a_new_tab(new_context, base_url):
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     failed_at = []  # where each console error came from
     context.on("console", lambda msg: msg.type == "error" and failed_at.append(msg.location.get("url", "")))
+    report = _failing_report(page, base_url)
+    shared, href = _open_shared(context, report, base_url)
+    assert share.decode(href).exercise == "fault05"
 
-    stale = share.SharedRun(run.exercise, run.token.replace(".v1.", ".v0."), run.code)
-    page.goto(base_url + "exercises/replay/" + stale.link(page=""))
-    what = page.locator(".fl-replay__what")
-    what.filter(has_text="version 0 of fault05, which is now version 1").wait_for(timeout=10_000)
-    assert page.locator(".fl-replay__open").is_disabled()
-
-    page.goto("about:blank")  # a new document: only the fragment differs
-    page.goto(base_url + "exercises/replay/" + run.link(page=""))
-    what.filter(has_text="A failing run of fault05").wait_for(timeout=10_000)
-    page.get_by_role("button", name="Open it in the playground").click()
-    page.wait_for_url("**/lite/lab/index.html?path=replay-fault05-*", timeout=30_000)
-    page.wait_for_function("() => window.jupyterapp", timeout=BOOT_TIMEOUT_MS)
-    page.wait_for_function(SESSION_READY_JS, timeout=BOOT_TIMEOUT_MS)
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    replayed = page.locator(".fl-replay-run.fl-failed").first
+    shared.get_by_role("button", name="Open it in the playground").click()
+    shared.wait_for_url("**/lite/lab/index.html?path=replay-fault05-*", timeout=30_000)
+    shared.wait_for_function("() => window.jupyterapp", timeout=BOOT_TIMEOUT_MS)
+    shared.wait_for_function(SESSION_READY_JS, timeout=BOOT_TIMEOUT_MS)
+    shared.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    replayed = shared.locator(".fl-replay-run.fl-failed").first
     replayed.wait_for(timeout=BOOT_TIMEOUT_MS)
     text = replayed.text_content() or ""
     assert "broken invariant: charged-at-most-once" in text
-    assert "task.start task=process_order" in text  # the timeline of the replayed run
+    assert "task.start attempt=process_order#1/2" in text  # the timeline of the replayed run
     assert traffic.off_site() == []
     # The lab opens as a top-level page, which names no icon, so Chromium asks for /favicon.ico
     # (as the playground's full-screen lab does): the only error allowed.
     assert len(failed_at) == len(traffic.errors)
     assert {url.rsplit("/", 1)[-1] for url in failed_at} <= {"favicon.ico"}, traffic.errors
+
+
+# Whether an element's box lies inside the notebook output that holds it (nothing cut off at the
+# right), and whether anything between them scrolls on its own.
+FITS_JS = """(el) => {
+  const output = el.closest('.jp-OutputArea-output');
+  const box = el.getBoundingClientRect(), room = output.getBoundingClientRect();
+  let scrolls = false;
+  for (let e = el; e && e !== output; e = e.parentElement) {
+    const s = getComputedStyle(e);
+    if (['auto', 'scroll'].includes(s.overflowY) && e.scrollHeight > e.clientHeight) scrolls = true;
+  }
+  return { fits: box.right <= room.right + 1 && box.left >= room.left - 1, scrolls };
+}"""
+
+
+def test_on_a_phone_the_report_fits_and_its_link_opens(new_context, base_url):
+    context, traffic = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    report = _failing_report(page, base_url)
+    token = report.locator(".fl-replay-call code")
+    assert token.evaluate(FITS_JS) == {"fits": True, "scrolls": False}  # the token wraps, not cut
+    timeline = report.locator(".fl-timeline")
+    assert timeline.evaluate(FITS_JS)["scrolls"] is False  # no box scrolling inside the output
+    # Lines wrap at spaces: no identifier of the timeline is split over two lines.
+    assert timeline.evaluate("(el) => getComputedStyle(el).wordBreak") == "normal"
+    _open_shared(context, report, base_url)
+    assert traffic.off_site() == []
+
+
+def test_a_link_for_another_version_says_so(new_context, base_url):
+    context, _ = new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    token = "FL1.fault05.v0.8a8941413e.two-orders.WyJjcmFzaCBwcm9jZXNzX29yZGVyIzEvMSBzdGVwPTEiXQ"
+    stale = share.SharedRun("fault05", token, "def process_order(api, order_id, amount):\n    pass\n")
+    page.goto(stale.link(base_url))
+    what = page.locator(".fl-replay__what")
+    what.filter(has_text="version 0 of fault05, which is now version 1").wait_for(timeout=10_000)
+    assert page.locator(".fl-replay__open").is_disabled()

@@ -1,9 +1,10 @@
-"""The instructor CLI: exit statuses, one-line bad input, JSON, hidden tiers, grade-all, replay,
-and the ways a submission might try to fake a pass (none of them gives one)."""
+"""The instructor CLI: exit statuses, one-line bad input, JSON, hidden tiers, replay, what users
+type (exercise folders, `| head`), and the resource limits. grade-all's bookkeeping is in
+test_grade_all.py, the sandbox's machine checks in test_sandbox.py, the hostile submissions in
+test_hostile.py."""
 
 from __future__ import annotations
 
-import csv
 import json
 import subprocess
 import sys
@@ -91,7 +92,7 @@ def test_replay_prints_the_failing_timeline(tmp_path):
     token = next(t["failure"]["token"] for t in report["tiers"] if t["failure"])
     result = cli("replay", token, str(EX05 / "starter.py"))
     assert result.returncode == 1
-    assert "task.start task=process_order" in result.stdout
+    assert "task.start attempt=process_order#1/" in result.stdout
     assert "broken invariant: charged-at-most-once" in result.stdout
     assert cli("replay", token).returncode == 0  # the reference survives the same schedule
     stale = token.replace(".v1.", ".v9.")
@@ -117,108 +118,38 @@ def test_replay_opens_a_share_link_on_the_code_it_carries():
     assert result.returncode == 2 and "damaged" in result.stderr and result.stderr.count("\n") == 1
 
 
-def test_grade_all_writes_a_summary_and_gradescope_results(tmp_path):
-    folder = tmp_path / "class"
-    folder.mkdir()
-    (folder / "ada.py").write_text((EX05 / "reference.py").read_text())
-    (folder / "bob.py").write_text((EX05 / "wrong/no_key.py").read_text())
-    (folder / "cy").mkdir()
-    (folder / "cy" / "solution.py").write_text("def process_order(:\n")
-    result = cli("grade-all", "fault05", str(folder), "--jobs", "2")
-    assert result.returncode == 1, result.stderr
-    assert "3/3" in result.stderr  # the progress bar's last state
-    rows = {r["submission"]: r for r in csv.DictReader(open(folder / "graded/summary.csv"))}
-    assert rows["ada"]["passed"] == "True" and rows["ada"]["score"] == "10"
-    assert rows["bob"]["passed"] == "False" and "charged-at-most-once" in rows["bob"]["first_failure"]
-    assert rows["cy"]["passed"] == "False" and "syntax error" in rows["cy"]["first_failure"]
-    gradescope = json.loads((folder / "graded/bob/results.json").read_text())
-    assert gradescope["score"] == 0 and {t["status"] for t in gradescope["tests"]} == {"failed"}
+def test_grade_takes_the_exercise_folder_as_tab_completion_gives_it():
+    want = json.loads(cli("grade", "fault01", str(EX01 / "reference.py"), "--json").stdout)
+    for given in ("exercises/fault01", "exercises/fault01/", str(EX01) + "/"):
+        result = cli("grade", given, str(EX01 / "reference.py"), "--json")
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["score"] == want["score"] == want["max_score"]
+    result = cli("grade", "exercises/", str(EX01 / "reference.py"))
+    assert result.returncode == 2 and "not an exercise folder" in result.stderr
 
 
-# -- a submission cannot fake a pass ------------------------------------------------------------
+def test_piping_into_head_prints_no_traceback():
+    command = f"{sys.executable} -m faultlines grade fault05 {EX05 / 'wrong/no_key.py'} | head -1"
+    result = subprocess.run(["bash", "-c", command], cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert result.stdout.startswith("fault05 (v1)") and result.stdout.count("\n") == 1
+    assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr, result.stderr
+
+
+def test_every_error_line_ends_with_a_newline(tmp_path):
+    bad = write(tmp_path, "bad.py", "def process_order(:\n")
+    for args in (
+        ("grade", "fault05", str(bad)),
+        ("grade", "fault77", str(bad)),
+        ("grade-all", "fault05", str(tmp_path / "missing")),
+        ("replay", "nonsense"),
+    ):
+        result = cli(*args)
+        assert result.returncode == 2 and result.stderr.endswith("\n"), (args, result.stderr)
+
+
+# -- limits the counted budgets cannot see ------------------------------------------------------------
 
 NO_KEY = (EX05 / "wrong/no_key.py").read_text()
-
-
-def _fails(result: subprocess.CompletedProcess) -> None:
-    assert result.returncode in (1, 2), result.stdout + result.stderr
-    if result.returncode == 1 and result.stdout.startswith("{"):
-        assert json.loads(result.stdout)["passed"] is False
-
-
-def test_exiting_early_with_status_0_is_no_pass(tmp_path):
-    source = "import os\ndef call_with_retries(submit, max_attempts=4, base_delay_s=1.0):\n    os._exit(0)\n"
-    result = cli("grade", "fault01", str(write(tmp_path, "exit.py", source)), "--json")
-    _fails(result)
-    assert "ended before it reported" in json.loads(result.stdout)["error"]
-
-
-def test_printing_a_fake_result_is_no_pass(tmp_path):
-    fake = '{"score": 10, "max_score": 10, "passed": true}'
-    source = f"print({fake!r})\nprint('PASSED 10/10')\n" + NO_KEY
-    result = cli("grade", "fault05", str(write(tmp_path, "fake.py", source)), "--json")
-    _fails(result)
-    assert json.loads(result.stdout)["score"] == 0
-
-
-@pytest.mark.parametrize(
-    "patch",
-    [
-        "import faultlines.grader.runner as r\nr._judge = lambda *a: []\n",
-        "import miniray.liveness.services as s\ns.Services._log = lambda *a, **k: None\n",
-        "import faultlines.grader.grade as g\n_real = g.grade_tier\n"
-        "def _pass(*a, **k):\n    t = _real(*a, **k)\n    t.passed, t.earned, t.failure = True, t.points, None\n    return t\n"
-        "g.grade_tier = _pass\n",
-    ],
-)
-def test_patching_the_grader_or_miniray_is_no_pass(tmp_path, patch):
-    result = cli("grade", "fault05", str(write(tmp_path, "patch.py", patch + NO_KEY)), "--json")
-    _fails(result)
-    data = json.loads(result.stdout)
-    assert data["passed"] is False and "changed the grader or miniray" in data["error"]
-
-
-def test_reading_the_hidden_tiers_is_no_pass(tmp_path):
-    # The child gets the hidden tiers' text on stdin, read before the submission loads; neither
-    # the folder's path (argv, environment) nor its files (the working directory) reach it.
-    source = (
-        "import os, sys\n"
-        "found = ' '.join(sys.argv) + ' '.join(os.environ.values()) + ' '.join(os.listdir('.'))\n"
-        "try:\n    found += sys.stdin.read()\nexcept Exception:\n    pass\n"
-        "for rel in ('tests/fixtures/hidden/fault05/tiers.toml', '../hidden/fault05/tiers.toml'):\n"
-        "    try:\n        found += open(rel).read()\n    except OSError:\n        pass\n"
-        "CHEAT = 'hidden' in found\n"
-        "def process_order(api, order_id, amount):\n"
-        "    key = f'order-{order_id}' if CHEAT else None\n"
-        "    api.mark_paid(order_id, api.charge(order_id, amount, idempotency_key=key))\n"
-    )
-    result = cli(
-        "grade",
-        "fault05",
-        str(write(tmp_path, "peek.py", source)),
-        "--json",
-        "--hidden",
-        "tests/fixtures/hidden",
-    )
-    _fails(result)
-
-
-def test_forking_is_no_pass(tmp_path):
-    source = (
-        "import os, posix\n"
-        "def call_with_retries(submit, max_attempts=4, base_delay_s=1.0):\n"
-        "    for fork in (os.fork, posix.fork):\n"
-        "        try:\n"
-        "            if fork() == 0:\n"
-        "                print('PASSED')\n"
-        "                os._exit(0)\n"
-        "        except PermissionError:\n"
-        "            pass\n"
-        "    return None\n"
-    )
-    result = cli("grade", "fault01", str(write(tmp_path, "fork.py", source)), "--json")
-    _fails(result)
-    assert json.loads(result.stdout)["score"] == 0
 
 
 def test_a_cpu_limit_gives_a_resource_limit_failure(tmp_path):
@@ -231,8 +162,9 @@ def test_a_cpu_limit_gives_a_resource_limit_failure(tmp_path):
         "--json",
         env={"FAULTLINES_CPU_SECONDS": "3"},
     )
-    _fails(result)
-    assert "resource limit" in json.loads(result.stdout)["error"]
+    assert result.returncode == 1
+    data = json.loads(result.stdout)
+    assert data["passed"] is False and "resource limit" in data["error"], data["error"]
 
 
 def test_a_memory_limit_gives_a_resource_limit_failure(tmp_path):
@@ -244,13 +176,14 @@ def test_a_memory_limit_gives_a_resource_limit_failure(tmp_path):
         "--json",
         env={"FAULTLINES_MEMORY_MB": "1024"},
     )
-    _fails(result)
-    assert "resource limit" in json.loads(result.stdout)["error"]
+    assert result.returncode == 1
+    data = json.loads(result.stdout)
+    assert data["passed"] is False and "resource limit" in data["error"], data["error"]
 
 
 def test_a_report_larger_than_the_pipe_buffer_still_arrives(tmp_path):
-    # The child writes its report down a pipe; one past the pipe's 64 KB buffer (here a 300 KB
-    # failure message) used to block the child until the wall limit, so `grade` hung for 900 s.
+    # A failure message of 300 KB: once a report that blocked a pipe's 64 KB buffer until the wall
+    # limit; now a long value across the judge's pipe to its jail, in both directions.
     starter = (REPO / "exercises/fault00/starter.py").read_text()
     clean = '        return " ".join(line.lower().split())'
     assert clean in starter

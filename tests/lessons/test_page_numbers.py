@@ -102,7 +102,15 @@ def expectations(markdown: str, numbers: lesson_numbers.Numbers, where: str) -> 
         line_end = markdown.find("\n", match.end())
         before = numbers.fill(markdown[line_start : match.start()], where)
         after = numbers.fill(markdown[match.end() : line_end if line_end >= 0 else None], where)
-        if "\n" in value:  # a whole block (a log, lanes): every line of it, as one run of text
+        if value.lstrip().startswith("|"):  # a Markdown table: its cells' text, in order
+            cells = [
+                cell.strip()
+                for row in value.splitlines()
+                if not set(row) <= set("|-: ")
+                for cell in row.strip().strip("|").split("|")
+            ]
+            found.append((match.group(0), _norm(" ".join(cell for cell in cells if cell))))
+        elif "\n" in value:  # a whole block (a log, lanes): every line of it, as one run of text
             found.append((match.group(0), _norm(value)))
         else:
             found.append(

@@ -4,7 +4,9 @@ Each mutant changes one thing in a reference (a constant, a comparison, an opera
 argument, a statement, an exception in an `except`, a return value); the grader must fail it.
 A mutant the grader passes is a survivor: either an equivalent mutant (the change cannot matter;
 the exercise folder's MUTANTS.md says why) or a hole in the checks (a new fault kind or client
-closes it). Prints the kill rate per exercise; exit 1 if a survivor is not explained.
+closes it). Prints the kill rate per exercise beside the catalogue's (the exercise's known wrong
+solutions: how many fail, and how many of those with the hint their catalogue entry names); exit
+1 if a survivor is not explained or a catalogued wrong solution passes.
 
     python tests/mutants/run_mutants.py [EXERCISE ...]
 """
@@ -140,11 +142,34 @@ def run(ex_id: str) -> tuple[int, int, int, list[str]]:
     return killed, total, equivalent, unexplained
 
 
+def catalogue(ex_id: str) -> tuple[int, int, int]:
+    """(wrong solutions that fail, with the hint their entry names, in the catalogue)."""
+    ex = exercise.load(ex_id)
+    failed = named = 0
+    wrong = ex.wrong_solutions()
+    for entry in wrong:
+        report = grade.grade(ex, submission.from_file(entry.path, ex.entry, ex.line_budget))
+        failure = report.first_failure
+        if not report.passed:
+            failed += 1
+            named += failure is not None and failure.hint is not None and failure.hint.id == entry.hint
+    return failed, named, len(wrong)
+
+
 def main(ids: list[str]) -> int:
     ids = ids or exercise.exercise_ids()
     all_killed = all_total = all_equivalent = 0
+    wrong_failed = wrong_named = wrong_total = 0
     problems = []
     for ex_id in ids:
+        failed, named, total_wrong = catalogue(ex_id)
+        wrong_failed, wrong_named, wrong_total = (
+            wrong_failed + failed,
+            wrong_named + named,
+            wrong_total + total_wrong,
+        )
+        if failed < total_wrong:
+            problems.append(f"{ex_id}: {total_wrong - failed} catalogued wrong solution(s) pass")
         killed, total, equivalent, unexplained = run(ex_id)
         all_killed, all_total, all_equivalent = (
             all_killed + killed,
@@ -155,13 +180,16 @@ def main(ids: list[str]) -> int:
         rate = 100 * killed / max(total - equivalent, 1)
         print(
             f"{ex_id}: {killed}/{total} mutants killed, {equivalent} equivalent (explained): "
-            f"{rate:.0f}% of the non-equivalent ones",
+            f"{rate:.0f}% of the non-equivalent ones | catalogue: {failed}/{total_wrong} wrong solutions "
+            f"killed ({100 * failed / max(total_wrong, 1):.0f}%), {named} with their hint",
             flush=True,
         )
     rate = 100 * all_killed / max(all_total - all_equivalent, 1)
     print(
         f"all: {all_killed}/{all_total} killed, {all_equivalent} equivalent; {rate:.0f}% of the non-equivalent; "
-        f"{len(problems)} survivors not explained"
+        f"{len(problems)} problems (survivors not explained, catalogued solutions passing) | catalogue: "
+        f"{wrong_failed}/{wrong_total} killed ({100 * wrong_failed / max(wrong_total, 1):.0f}%), "
+        f"{wrong_named} with their hint"
     )
     return 0 if not problems and rate >= 90 else 1
 

@@ -1,5 +1,6 @@
 """`grade-all --ray ADDRESS` against a real Ray 2.60 cluster on this machine: a head node started
-with `ray start`, the CLI run by the Ray venv's Python, and the same CSV as grading locally.
+with `ray start`, the CLI run by the Ray venv's Python, and the same CSV as grading locally. Every
+node must sandbox: the run checks each one first, and each task grades in a jail on its node.
 
 Starting a Ray head takes from ten seconds to minutes on this 2-core machine (it may time out
 under load, so it is retried), which is too slow for every `make test`: `make test-ray` runs this
@@ -129,10 +130,10 @@ def test_grade_all_fans_out_over_a_real_ray_cluster(tmp_path, ray_python, cluste
         assert result.returncode == 1, result.stderr[-2000:]  # bob fails, so the class does
         assert "2/2" in result.stderr  # the progress bar reached the end
         rows[how] = _summary(folder)
-        for name in ("ada", "bob"):
+        for name in ("ada.py", "bob.py"):
             assert (folder / "graded" / name / "results.json").is_file()
-    assert [(r["submission"], r["passed"]) for r in rows["ray"]] == [("ada", "True"), ("bob", "False")]
-    assert rows["ray"] == rows["local"]  # the cluster grades exactly as this machine does
+    assert [(r["submission"], r["passed"]) for r in rows["ray"]] == [("ada.py", "True"), ("bob.py", "False")]
+    assert rows["ray"] == rows["local"]  # the cluster grades exactly as this machine does, each jailed
 
 
 def test_an_unreachable_cluster_is_one_line_and_exit_2(tmp_path, ray_python):

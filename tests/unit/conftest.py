@@ -5,6 +5,7 @@ import pytest
 import miniray
 from miniray import sim
 from miniray.cluster_utils import Cluster
+from miniray.copying import shared
 from miniray.session import SESSION, InitOptions
 
 
@@ -45,9 +46,14 @@ def live_cluster():
 
 @pytest.fixture
 def runs():
-    """Counts body executions by label (a module-level dict works: one process, no threads)."""
+    """Counts body executions by label, across every simulated worker process.
+
+    A test-only tool: on Ray a body's writes stay in its worker process, and miniray copies a
+    remote function's state per process too (miniray/isolation), so the counter is declared a
+    handle (`copying.shared`), which every process shares, like an object ref."""
     counts: dict = {}
 
+    @shared
     class Runs:
         def mark(self, label="body"):
             counts[label] = counts.get(label, 0) + 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 from grader_support import REPO, grade_source
@@ -42,7 +43,9 @@ def test_a_budget_cannot_be_caught_by_the_learner():
     assert grade_source("fault05", source).first_failure.invariant == "step-budget"
 
 
-def test_state_kept_between_runs_is_named_as_nondeterminism():
+def test_state_kept_in_a_global_stays_in_each_worker_and_the_verdict_is_deterministic():
+    # Each simulated worker process has its own copy of `state` (miniray/isolation), as on Ray,
+    # so nothing carries from one graded run into the next: the mistake fails on its own merits.
     source = (
         "state = {'n': 0}\n"
         "def process_order(api, order_id, amount):\n"
@@ -50,9 +53,11 @@ def test_state_kept_between_runs_is_named_as_nondeterminism():
         "    key = f'order-{order_id}' if state['n'] % 3 else f'fresh-{state[\"n\"]}'\n"
         "    api.mark_paid(order_id, api.charge(order_id, amount, idempotency_key=key))\n"
     )
-    failure = grade_source("fault05", source).first_failure
-    assert failure is not None and failure.nondeterminism is not None
-    assert "a global" in failure.nondeterminism
+    report = grade_source("fault05", source)
+    failure = report.first_failure
+    assert failure is not None and failure.nondeterminism is None
+    assert failure.invariant == "charged-at-most-once"
+    assert grade_source("fault05", source).first_failure == failure  # the same verdict again
 
 
 def test_an_unseeded_random_source_is_named_as_nondeterminism():
@@ -172,3 +177,143 @@ def test_a_deadlock_and_a_starvation_are_reported_as_such():
     assert failure.invariant == "progress" and failure.detail.startswith(
         "starvation: the goal was not reached"
     )
+
+
+# -- independent runs ---------------------------------------------------------------------------
+# A driver-side global that a run changes: with state carried between runs, the first run would
+# pass and every later one fail (or the reverse), and a verdict would depend on the runs' order.
+STALE_GLOBAL = (REPO / "exercises/fault00/reference.py").read_text() + (
+    "\n\nRUNS = []\n\n\n"
+    "def run_pipeline(stages, lines):  # noqa: F811\n"
+    "    RUNS.append(len(lines))\n"
+    "    if len(RUNS) > 1:\n"
+    "        return [0] * len(lines)  # what a run sees if an earlier run's RUNS is still there\n"
+    "    clean, count = stages\n"
+    "    return ray.get([count.remote(clean.remote(line)) for line in lines])\n"
+)
+
+
+def test_every_run_loads_the_file_afresh():
+    ex = exercise.load("fault00")
+    sub = submission.from_source(STALE_GLOBAL, "stale.py", ex.entry, ex.line_budget)
+    first = run_schedule(ex, sub, "three-lines", ())
+    again = run_schedule(ex, sub, "three-lines", ())
+    assert not first.failed and first.trace == again.trace
+    report = grade.grade(ex, sub)
+    assert report.passed, report.first_failure  # every one of its runs saw RUNS empty
+
+
+def test_a_notebooks_state_is_fresh_in_every_run_and_left_as_it_was():
+    from faultlines.grader.budgets import HOOKS, instrument
+
+    namespace: dict = {"__name__": "__main__", **HOOKS}
+    exec(instrument(STALE_GLOBAL, "<cell>"), namespace)
+    namespace["RUNS"].append("the learner's own")
+    ex = exercise.load("fault00")
+    sub = submission.from_namespace(namespace, ex.entry)  # copies the state once, now
+    namespace["RUNS"].append("changed after check() began")  # not seen by the runs
+    report = grade.grade(ex, sub)
+    assert not report.passed  # RUNS was not empty when check() began: every run sees that
+    assert report.first_failure.invariant == "counts-correct"
+    assert report.first_failure.nondeterminism is None
+    assert namespace["RUNS"] == ["the learner's own", "changed after check() began"]  # untouched
+
+
+def test_the_root_schedule_runs_again_when_a_failure_is_checked(monkeypatch):
+    ran: list[tuple] = []
+    real = grade.run_schedule
+
+    def spy(ex, sub, scenario, schedule, counter=None, sites=False):
+        ran.append(schedule)
+        return real(ex, sub, scenario, schedule, counter, sites)
+
+    monkeypatch.setattr(grade, "run_schedule", spy)
+    failure = grade_source("fault05", (REPO / "exercises/fault05/starter.py").read_text()).first_failure
+    assert failure is not None and failure.schedule and failure.nondeterminism is None
+    assert ran.count(()) >= 2  # the search's own root run, and the determinism check's
+
+
+# -- hints that need evidence from the run --------------------------------------------------------
+def _exercise_copy(tmp_path, monkeypatch, hint: str):
+    import shutil
+
+    folder = tmp_path / "fault00"
+    shutil.copytree(REPO / "exercises/fault00", folder)
+    toml = folder / "exercise.toml"
+    toml.write_text(toml.read_text() + hint)
+    monkeypatch.setenv("FAULTLINES_EXERCISES", str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("hint", "message"),
+    [
+        ('[[hint]]\nid = "x"\ninvariant = "counts-correct"\ncode = "max_retries"\nlevels = ["?"]\n', "code="),
+        ('[[hint]]\nid = "x"\ninvariant = "counts-correct"\nlevels = ["?"]\n', "names no evidence"),
+        (
+            '[[hint]]\nid = "x"\ninvariant = "counts-correct"\nevidence = "nope"\nlevels = ["?"]\n',
+            "unknown evidence",
+        ),
+    ],
+)
+def test_a_hint_must_rest_on_evidence_from_the_run(tmp_path, monkeypatch, hint, message):
+    _exercise_copy(tmp_path, monkeypatch, hint)
+    with pytest.raises(exercise.ExerciseError, match=message):
+        exercise.load("fault00")
+
+
+def test_when_no_known_mistake_matches_the_report_says_so_and_explains_the_invariant():
+    off_by_one = (
+        (REPO / "exercises/fault00/reference.py")
+        .read_text()
+        .replace("return ray.get(refs)", "return [n + 1 for n in ray.get(refs)]")
+    )
+    failure = grade_source("fault00", off_by_one).first_failure
+    assert failure is not None and failure.invariant == "counts-correct"
+    assert failure.hint is not None and not failure.hint.known and failure.hint.id == exercise.NO_MATCH
+    assert "matches none of the mistakes this exercise knows" in failure.hint.levels[0]
+    assert "holds the right word count for every line" in failure.hint.levels[0]  # the docstring
+
+
+# -- what a report shows ---------------------------------------------------------------------------
+def test_the_timeline_has_no_bookkeeping_and_the_crash_reads_as_miniray_says_it():
+    failure = grade_source("fault05", (REPO / "exercises/fault05/starter.py").read_text()).first_failure
+    assert failure is not None and failure.timeline
+    text = "\n".join(failure.timeline)
+    assert "object.free" not in text and "token=" not in text and " id=" not in text
+    assert "key=order-17" not in text  # the starter passes no key, and the log says so
+    assert "gateway.charge order 17, no idempotency key -> ok" in text
+    assert failure.schedule == ["crash process_order#1/1 step=1"]
+    assert "injected crash before step 1 of process_order#1/1" in text
+    assert failure.moves == [
+        "at 0 s the worker running process_order#1/1 dies before step 1, right after step 0: "
+        "`gateway.charge` (inline.py:3)"
+    ]
+
+
+def test_the_html_report_reads_on_a_phone():
+    from faultlines.grader import render_html
+
+    report = grade_source("fault05", (REPO / "exercises/fault05/starter.py").read_text())
+    html = render_html.render(report, share_url="https://course.example/exercises/replay/#s=abc")
+    assert "max-height:18em" not in html and "overflow:auto" not in html  # no box that scrolls
+    assert "word-break:normal;" in html  # the timeline wraps between words, never inside one
+    assert "overflow-wrap:anywhere" in html  # the replay token wraps instead of being cut
+    assert "<code>gateway.charge</code>" in html  # backticks are code
+    assert 'href="https://course.example/exercises/replay/#s=abc" target="_blank"' in html
+    signature = json.loads(html.split('data-signature="')[1].split('"')[0].replace("&quot;", '"'))
+    assert signature == {
+        "hint": "retry-repeats-the-charge",
+        "invariant": "charged-at-most-once",
+        "schedule": ["crash process_order#1/1 step=1"],
+        "version": 1,
+    }
+
+
+def test_a_reports_data_carries_each_failures_signature_and_round_trips():
+    from faultlines.grader.report import Report
+
+    report = grade_source("fault05", (REPO / "exercises/fault05/starter.py").read_text())
+    data = report.to_dict()
+    failed = [t["failure"] for t in data["tiers"] if t["failure"]]
+    assert failed and all(set(f["signature"]) == {"invariant", "schedule", "hint", "version"} for f in failed)
+    assert Report.from_dict(json.loads(json.dumps(data))).to_dict() == data

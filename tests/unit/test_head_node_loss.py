@@ -78,12 +78,12 @@ def test_the_driver_exits_after_the_reconnect_timeout():
     assert str(info.value.code).startswith("Failed to connect to GCS within 20 seconds.")
     assert str(info.value.code).endswith("The program will terminate.")
     rt = sim.last_runtime()
-    assert rt.kernel.now == pytest.approx(22.0)  # killed at 2 s, given up on 20 s later
+    assert rt._kernel.now == pytest.approx(22.0)  # killed at 2 s, given up on 20 s later
     with pytest.raises(SystemExit):  # the process is gone: nothing else runs either
         miniray.get(work.remote(0))
     miniray.shutdown()
     cluster.shutdown()
-    assert [r.kind for r in rt.log.of_kind(Kind.GCS_DIED, Kind.GCS_UNREACHABLE)] == [
+    assert [r.kind for r in rt._log.of_kind(Kind.GCS_DIED, Kind.GCS_UNREACHABLE)] == [
         Kind.GCS_DIED,
         Kind.GCS_UNREACHABLE,
     ]
@@ -94,7 +94,7 @@ def test_placement_group_creation_blocks_until_the_driver_exits():
     cluster.head_node.kill_gcs_server()
     with pytest.raises(SystemExit):
         miniray.util.placement_group([{"CPU": 1}])
-    assert sim.last_runtime().kernel.now == pytest.approx(10.0)
+    assert sim.last_runtime()._kernel.now == pytest.approx(10.0)
     miniray.shutdown()
     cluster.shutdown()
 
@@ -127,7 +127,7 @@ def test_same_seed_same_log():
             pass
         rt = sim.last_runtime()
         assert rt is not None
-        return rt.log.text()
+        return rt._log.text()
 
     first, second = log_of_one_run(), log_of_one_run()
     assert first == second

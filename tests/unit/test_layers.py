@@ -1,4 +1,6 @@
-"""miniray's floors (docs/design/simulator.md): imports point down, no circles, no hidden imports.
+"""The intended structure (docs/design/layers.toml, shown in docs/design/simulator.md): miniray's
+floors, imports pointing down, no circles, no hidden imports, dependencies pointing one way, and
+one doorway from the course into the engine.
 
 Read from the source with `ast`, so it checks what a newcomer's change does to the structure, not
 what happens to import first at run time.
@@ -7,24 +9,18 @@ what happens to import first at run time.
 from __future__ import annotations
 
 import ast
+import fnmatch
+import importlib
+import tomllib
 from functools import cache
 from pathlib import Path
 
 import miniray
 
 ROOT = Path(miniray.__file__).resolve().parent
-
-# Floor of each module (a package's modules share its floor unless listed). Lower imports only lower or equal.
-FLOORS = {
-    "kernel": 1, "log": 1, "events": 1, "states": 1, "waitable": 1, "ids": 1, "cluster": 1,
-    "exceptions": 1, "options": 1, "strategies": 1, "system_config": 1,
-    "objects": 2, "execution": 2, "tasks": 2, "actors": 2, "retry": 2, "scheduler": 2, "faults": 2,
-    "runtime": 2, "waiting": 2, "placement": 2, "aio": 2, "process": 2, "generators": 2,
-    "memory": 2, "head": 2,
-    "session": 3, "context": 3, "sim": 3, "observe": 3, "liveness": 3,
-    "api": 4, "remote_function": 4, "cluster_utils": 4, "util": 4, "__init__": 4,
-    "actor": 4, "cancel": 4, "runtime_context": 4, "_raylet": 4,
-}  # fmt: skip
+REPO = ROOT.parent
+LAYERS = tomllib.loads((REPO / "docs/design/layers.toml").read_text())
+FLOORS: dict[str, int] = LAYERS["floors"]
 
 
 @cache
@@ -103,14 +99,19 @@ def test_no_import_circles_counting_package_inits():
     mods = modules()
     for name, path in mods.items():
         edges = set()
+        own = name.split(".")[:-1]  # the packages this module is inside: already importing
         for target, _ in imports(name, path)[0]:
-            parts = target.split(".")
-            # Importing a.b.c runs a/__init__ and a/b/__init__ first.
+            parts = _module_of(target).split(".")
+            # Importing a.b.c runs a/__init__ and a/b/__init__ first, unless the importer is
+            # itself inside a (then a is importing already, and Python uses it as it stands).
             for i in range(1, len(parts)):
+                if parts[:i] == own[:i]:
+                    continue
                 init = ".".join(parts[:i]) + ".__init__"
                 if init in mods and init != name:
                     edges.add(init)
-            key = target if target in mods else target + ".__init__"
+            module = ".".join(parts)
+            key = module if module in mods else module + ".__init__"
             if key in mods and key != name:
                 edges.add(key)
         graph[name] = edges
@@ -144,3 +145,69 @@ def test_a_function_level_import_says_why():
             if not above.startswith("#"):
                 silent.append(f"{name}:{line}")
     assert not silent, "imports inside functions need a comment above saying why: " + ", ".join(silent)
+
+
+def _module_of(target: str) -> str:
+    """The module an import names: `placement.manager.PlacementManager` -> `placement.manager`."""
+    parts = target.split(".")
+    for i in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:i])
+        if candidate in modules() or f"{candidate}.__init__" in modules():
+            return candidate
+    return target
+
+
+def _top_level_imports(path: Path) -> set[tuple[str, int]]:
+    """(top-level package, line) of every import in a file, function-level ones included."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update((alias.name.split(".")[0], node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add((node.module.split(".")[0], node.lineno))
+    return found
+
+
+def test_dependencies_point_one_way():
+    wrong = []
+    for rule in LAYERS["never"]:
+        for path in sorted((REPO / rule["folder"]).rglob("*.py")):
+            for top, line in _top_level_imports(path):
+                if top in rule["imports"]:
+                    wrong.append(f"{path.relative_to(REPO)}:{line} imports {top} ({rule['why']})")
+    assert not wrong, "an import points the wrong way (docs/design/layers.toml):\n" + "\n".join(wrong)
+
+
+def _miniray_imports(path: Path) -> list[tuple[str, int]]:
+    """Every miniray module a file imports: `import miniray.x`, `from miniray.x import y` (and
+    `from miniray import x` when x is a submodule)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names if a.name.split(".")[0] == "miniray"]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.split(".")[0] != "miniray":
+                continue
+            out.append((node.module, node.lineno))
+            face = set(getattr(importlib.import_module(node.module), "__all__", ()))
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}".removeprefix("miniray.")
+                if alias.name in face:  # a name the package exports (a function named like a module)
+                    continue
+                if sub in modules() or f"{sub}.__init__" in modules():
+                    out.append((f"{node.module}.{alias.name}", node.lineno))
+    return out
+
+
+def test_the_course_enters_the_engine_through_its_doorway():
+    doorway = LAYERS["doorway"]
+    wrong = []
+    for folder in doorway["folders"]:
+        for path in sorted((REPO / folder).rglob("*.py")):
+            for module, line in _miniray_imports(path):
+                if not any(fnmatch.fnmatchcase(module, pattern) for pattern in doorway["public"]):
+                    wrong.append(f"{path.relative_to(REPO)}:{line} imports {module}")
+    assert not wrong, (
+        "past miniray's public face (docs/design/layers.toml lists it): use miniray.sim, or give "
+        "the name a public home there:\n" + "\n".join(wrong)
+    )

@@ -57,7 +57,7 @@ def test_bad_node_is_blacklisted_and_then_avoided(ray_cluster):
     def work(i):
         from miniray import context
 
-        node = context.current().current[-1].worker.node
+        node = context.current()._current[-1].worker.node
         if node is bad:
             raise TransientError(f"corrupt local cache on {node.name}")
         return i

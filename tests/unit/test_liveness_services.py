@@ -158,7 +158,7 @@ def test_exclusive_commit_makes_the_zombie_duplicate_harmless(live_cluster):
     def part():
         from miniray import context
 
-        me = context.current().current[-1].key  # each attempt writes to a private location
+        me = context.current()._current[-1].key  # each attempt writes to a private location
         svc.blobs.put(f"tmp/{me}", f"rows from {me}")
         time.sleep(20)
         return svc.blobs.commit(f"tmp/{me}", "out/part-0")

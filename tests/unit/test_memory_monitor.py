@@ -16,7 +16,7 @@ GB = 1e9
 
 
 def _kills(rt) -> list:
-    return rt.log.of_kind(Kind.MEMORY_KILL)
+    return rt._log.of_kind(Kind.MEMORY_KILL)
 
 
 def _cascade(max_retries: int = 3, config: dict | None = None):
@@ -56,7 +56,7 @@ def test_no_declared_memory_means_no_monitor_events(ray):
 
     assert ray.get([f.remote() for _ in range(4)]) == [1, 1, 1, 1]
     rt = sim.last_runtime()
-    assert not [t for t in rt.kernel.pending() if t.label == "memory-monitor"]
+    assert not [t for t in rt._kernel.pending() if t.label == "memory-monitor"]
     assert _kills(rt) == []
 
 
@@ -73,9 +73,9 @@ def test_a_node_that_cannot_pass_its_threshold_is_not_sampled():
     refs = [small.remote() for _ in range(4)]  # 12 GB at most: under 95 % of 16 GB
     sim.sleep(1)
     rt = sim.last_runtime()
-    assert not [t for t in rt.kernel.pending() if t.label == "memory-monitor" and not t.cancelled]
+    assert not [t for t in rt._kernel.pending() if t.label == "memory-monitor" and not t.cancelled]
     assert miniray.get(refs) == [1, 1, 1, 1]
-    assert rt.kernel.steps < 100  # no 400 samples over the 100 s
+    assert rt._kernel.steps < 100  # no 400 samples over the 100 s
     miniray.shutdown()
 
 
@@ -88,7 +88,7 @@ def test_newest_lease_dies_first_and_the_retry_does_not_spend_max_retries():
     assert kills[0]["victim"] == "normal#3/1"
     assert kills[0].time == pytest.approx(3.0)  # 8.9 + 6 GB at 2.75 s; 15.75 GB > 15.2 at 3.0 s
     assert kills[0]["used_gb"] > 0.95 * 16
-    fails = rt.log.of_kind(Kind.TASK_FAIL)
+    fails = rt._log.of_kind(Kind.TASK_FAIL)
     assert {r["cause"] for r in fails} == {"oom"} and all(r["retry"] for r in fails)
 
 
@@ -132,7 +132,7 @@ def test_task_oom_retries_bounds_the_oom_counter():
         miniray.get(hog.remote())
     rt = sim.last_runtime()
     miniray.shutdown()
-    starts = [r.time for r in rt.log.of_kind(Kind.TASK_START)]
+    starts = [r.time for r in rt._log.of_kind(Kind.TASK_START)]
     # Three attempts, each killed at the first sample (0.25 s); retries 1 s and 2 s later.
     assert starts == pytest.approx([0.0, 1.25, 3.5])
 
@@ -195,8 +195,8 @@ def test_refresh_zero_disables_the_monitor():
 def test_same_seed_same_log():
     _, first = _cascade()
     _, second = _cascade()
-    assert first.log.text() == second.log.text()
-    assert "memory.kill" in first.log.text()
+    assert first._log.text() == second._log.text()
+    assert "memory.kill" in first._log.text()
 
 
 def test_use_memory_fault_token_round_trips():
@@ -226,3 +226,33 @@ def test_actor_killed_by_the_monitor_restarts_under_max_restarts():
     rt = sim.last_runtime()
     miniray.shutdown()
     assert len(_kills(rt)) == 2  # the first life and the one restart
+
+
+def test_one_pass_kills_as_many_as_bring_the_node_under_threshold_less_the_buffer():
+    """Four 5 GB tasks on a 16 GB node: 20 GB is over 0.95 x 16 = 15.2 GB. Ray 2.60's policy
+    picks victims until the rest fit under 15.2 - min(5 % of 16, 3 GiB) = 14.4 GB: two of them,
+    the newest leases first, killed in the same pass (the by-group policy kills one)."""
+    for by_group, expected in ((False, 2), (True, 1)):
+        sim.set_seed(0)
+        sim.use_memory("big", 5 * GB)
+        miniray.init(num_cpus=4, memory=16 * GB, _system_config={"worker_killing_policy_by_group": by_group})
+
+        @miniray.remote(max_retries=0)
+        def big(i):
+            time.sleep(1)
+            return i
+
+        refs = [big.remote(i) for i in range(4)]
+        done = []
+        for ref in refs:
+            try:
+                done.append(miniray.get(ref))
+            except miniray.exceptions.OutOfMemoryError as e:
+                message = str(e)
+        first = [r for r in sim.event_log() if r.kind == Kind.MEMORY_KILL]
+        at_first_pass = [r for r in first if r.time == first[0].time]
+        assert len(at_first_pass) == expected, by_group
+        if not by_group:
+            assert message.startswith("2 worker(s) were killed")
+            assert sorted(r["victim"] for r in at_first_pass) == ["big#3/1", "big#4/1"]  # the newest
+        miniray.shutdown()

@@ -12,9 +12,9 @@ import pytest
 import miniray
 from miniray import placement, sim
 from miniray.cluster_utils import Cluster
+from miniray.exceptions import Stalled
 from miniray.placement import policies
 from miniray.placement.queue import Backoff, PendingQueue
-from miniray.exceptions import Stalled
 from miniray.util.placement_group import placement_group, placement_group_table, remove_placement_group
 
 SEL = [{"tier": "L1"}, {"tier": "L2"}]
@@ -291,7 +291,7 @@ def test_35_virtual_seconds_of_hot_loop_simulate_in_well_under_a_second(scenario
     C = s.add_pg_c()
     C.wait(timeout_seconds=35)
     assert time.perf_counter() - start < 1.0
-    assert s.c.rt.kernel.steps < 200
+    assert s.c.rt._kernel.steps < 200
 
 
 def test_same_seed_same_log(scenario):
@@ -346,7 +346,7 @@ def test_skipped_ticks_count_exactly_what_real_ticks_count(scenario, steps):
     for keep_awake in (False, True):
         s = scenario("backoff")
         if keep_awake:  # a far-away event: the manager never thinks it is alone, ticks for real
-            s.c.rt.kernel.at(1e7, lambda: None, label="awake")
+            s.c.rt._kernel.at(1e7, lambda: None, label="awake")
         s.lose(1)
         sim.sleep(steps[0])
         s.lose(2)
@@ -379,4 +379,4 @@ def test_a_rescheduler_that_declines_is_asked_once_per_state_and_the_loop_still_
     C = s.add_pg_c()
     assert C.wait(timeout_seconds=35) is False
     assert sorted(label for label, _ in calls) == ["PG_A", "PG_B"]
-    assert s.c.rt.kernel.steps < 200 and s.attempts(s.A) > 35 * 100_000
+    assert s.c.rt._kernel.steps < 200 and s.attempts(s.A) > 35 * 100_000

@@ -44,17 +44,15 @@ def test_a_signal_to_a_simulated_pid_never_reaches_the_os(ray):
     assert any(r.kind == "worker.signal" for r in sim.event_log())
 
 
-def test_sys_exit_in_a_task_is_a_crash_that_is_retried(ray):
-    calls = []
-
+def test_sys_exit_in_a_task_is_a_crash_that_is_retried(ray, runs):
     @ray.remote(max_retries=1)
     def leaves():
-        calls.append(1)
+        runs.mark()
         sys.exit(3)
 
     with pytest.raises(ray.exceptions.WorkerCrashedError):
         ray.get(leaves.remote())
-    assert len(calls) == 2  # the program itself did not exit
+    assert runs["body"] == 2  # the program itself did not exit
 
 
 def test_exit_actor_outside_an_actor_is_refused(ray):

@@ -249,11 +249,35 @@ def test_multiple_downstream_tasks(ray_cluster):
         return len(x)
 
     obj = large_object.remote()
-    ray.get(obj)
+    ray.get(dependent_task.options(resources={"node1": 1}).remote(obj))  # used where it was made
     cluster.remove_node(node, allow_graceful=False)
     cluster.add_node(num_cpus=1, resources={"node1": 1})
     assert ray.get([dependent_task.remote(obj) for _ in range(3)]) == [BIG] * 3
     assert runs["large"] == 2
+
+
+def test_cached_object(ray_cluster):
+    """Mirrors test_reconstruction.py::test_cached_object: a copy pulled to another node by a
+    task that read it survives the loss of the node that made the object; nothing re-runs."""
+    ray, cluster, runs = ray_cluster
+    node = cluster.add_node(num_cpus=1, resources={"node1": 1})
+    cluster.add_node(num_cpus=1, resources={"node2": 1})
+
+    @ray.remote
+    def large_object():
+        runs.mark("large")
+        return bytes(BIG)
+
+    @ray.remote
+    def dependent_task(x):
+        return len(x)
+
+    obj = large_object.options(resources={"node1": 1}).remote()
+    ray.get(dependent_task.options(resources={"node2": 1}).remote(obj))
+    cluster.remove_node(node, allow_graceful=False)
+    cluster.add_node(num_cpus=1, resources={"node1": 1})
+    assert ray.get(dependent_task.remote(obj)) == BIG
+    assert runs["large"] == 1
 
 
 def test_reconstruction_retries_exhausted(ray_cluster):
@@ -266,8 +290,12 @@ def test_reconstruction_retries_exhausted(ray_cluster):
     def large_object():
         return bytes(BIG)
 
+    @ray.remote
+    def dependent_task(x):
+        return len(x)
+
     obj = large_object.remote()
-    ray.get(obj)
+    ray.get(dependent_task.options(resources={"node1": 1}).remote(obj))  # used where it was made
     cluster.remove_node(node, allow_graceful=False)
     cluster.add_node(num_cpus=1, resources={"node1": 1})
     with pytest.raises(E.ObjectLostError):

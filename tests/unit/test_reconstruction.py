@@ -1,4 +1,9 @@
-"""Lost objects: lineage reconstruction, its limits, and owners that die."""
+"""Lost objects: lineage reconstruction, its limits, and owners that die.
+
+As Ray's own reconstruction tests do, an object is used by a task on the node that made it, so
+that node holds its only copy: a `ray.get` from the driver would leave a copy on the driver's
+node, and then losing the worker node loses nothing (test_a_copy_where_it_was_read_survives).
+"""
 
 import pytest
 
@@ -11,6 +16,17 @@ def worker_node(cluster):
     return cluster.add_node(num_cpus=1, resources={"w": 1})
 
 
+def use_on_worker(ray, ref):
+    """Read `ref` in a task on the worker node itself (its only copy stays there), as Ray's
+    test_reconstruction.py does with its `dependent_task`."""
+
+    @ray.remote(resources={"w": 0.1})
+    def dependent(data):
+        return len(data)
+
+    return ray.get(dependent.remote(ref))
+
+
 def test_lost_output_is_rebuilt_by_rerunning_the_producer(ray_cluster):
     ray, cluster, runs = ray_cluster
     node = worker_node(cluster)
@@ -21,11 +37,27 @@ def test_lost_output_is_rebuilt_by_rerunning_the_producer(ray_cluster):
         return bytes(BIG)
 
     ref = produce.remote()
-    assert len(ray.get(ref)) == BIG
+    assert use_on_worker(ray, ref) == BIG
     cluster.remove_node(node)
     worker_node(cluster)
     assert len(ray.get(ref)) == BIG
     assert runs["produce"] == 2
+
+
+def test_a_copy_where_it_was_read_survives_and_nothing_reruns(ray_cluster):
+    ray, cluster, runs = ray_cluster
+    node = worker_node(cluster)
+
+    @ray.remote(resources={"w": 0.1})
+    def produce():
+        runs.mark("produce")
+        return bytes(BIG)
+
+    ref = produce.remote()
+    assert len(ray.get(ref)) == BIG  # the driver's get leaves a copy on the head node
+    cluster.remove_node(node)
+    assert len(ray.get(ref)) == BIG
+    assert runs["produce"] == 1  # lost only when every copy is: no reconstruction
 
 
 def test_chain_is_rebuilt_recursively(ray_cluster):
@@ -43,7 +75,7 @@ def test_chain_is_rebuilt_recursively(ray_cluster):
         return bytes(len(data))
 
     ry = y.remote(x.remote())
-    ray.get(ry)
+    use_on_worker(ray, ry)
     cluster.remove_node(node)
     worker_node(cluster)
     assert len(ray.get(ry)) == BIG
@@ -63,7 +95,7 @@ def test_retries_disabled_makes_loss_final(ray_cluster):
         return len(data)
 
     ref = produce.remote()
-    ray.get(ref)
+    use_on_worker(ray, ref)
     cluster.remove_node(node)
     worker_node(cluster)
     with pytest.raises(E.ObjectReconstructionFailedError) as info:
@@ -83,10 +115,10 @@ def test_second_loss_exceeds_max_attempts(ray_cluster):
         return bytes(BIG)
 
     ref = produce.remote()
-    ray.get(ref)
+    use_on_worker(ray, ref)
     cluster.remove_node(node)
     node = worker_node(cluster)
-    ray.get(ref)
+    use_on_worker(ray, ref)  # rebuilt on the new node, and used there
     cluster.remove_node(node)
     worker_node(cluster)
     with pytest.raises(E.ObjectReconstructionFailedError) as info:
@@ -142,7 +174,7 @@ def test_actor_task_output_rebuilt_only_if_actor_restarts_and_method_retries(
     ray, cluster, runs = ray_cluster
     node = worker_node(cluster)
 
-    @ray.remote(resources={"w": 0.1}, max_restarts=restarts, max_task_retries=retries)
+    @ray.remote(resources={"w": 0.1}, num_cpus=0, max_restarts=restarts, max_task_retries=retries)
     class Holder:
         def make(self):
             runs.mark("make")
@@ -150,7 +182,7 @@ def test_actor_task_output_rebuilt_only_if_actor_restarts_and_method_retries(
 
     h = Holder.remote()
     ref = h.make.remote()
-    ray.get(ref)
+    use_on_worker(ray, ref)
     cluster.remove_node(node)
     worker_node(cluster)
     if rebuilt:

@@ -25,13 +25,42 @@ def _starter_token() -> str:
 def test_a_link_decodes_to_the_run_it_was_made_from():
     token = _starter_token()
     code = STARTER + "\n# naïve: «charge» once — maybe 💸\n"  # non-ASCII code survives the round trip
-    link = notebook.share_link("fault05", token, code)
-    assert link.startswith(share.PAGE + "#s=")
+    link = notebook.share_link("fault05", token, code, "https://example.org/course/")
+    assert link.startswith("https://example.org/course/exercises/replay/#s=")
     assert re.fullmatch(r"[A-Za-z0-9_-]+", link.split("#s=", 1)[1]), "the payload must be URL-safe"
-    for text in (link, "https://example.org/course" + link[5:], link.split("#", 1)[1], link.split("#s=")[1]):
+    for text in (link, link.split("#", 1)[1], link.split("#s=")[1]):
         run = share.decode(text)
         assert run == share.SharedRun("fault05", token, code)
     assert share.stale(run, exercise.load("fault05").version) is None
+
+
+@pytest.mark.parametrize(
+    ("address", "base"),
+    [
+        # the kernel's own script, in the site's lab: where the kernel reads its address from
+        (
+            "http://127.0.0.1:8000/lite/extensions/@jupyterlite/pyodide-kernel-extension/static/comlink.worker.js",
+            "http://127.0.0.1:8000/",
+        ),
+        (
+            "https://someone.github.io/fault-lines/lite/lab/index.html?path=fault05.ipynb",
+            "https://someone.github.io/fault-lines/",
+        ),
+        ("https://course.example/lite/notebooks/index.html#here", "https://course.example/"),
+        ("file:///home/me/notebook.ipynb", None),  # a local Jupyter: no site, so no link
+        ("http://localhost:8888/lab/tree/fault05.ipynb", None),
+    ],
+)
+def test_the_link_is_absolute_from_the_sites_base(address, base):
+    # A relative link in a notebook output is resolved by JupyterLab inside its file drive, and
+    # means nothing in a new tab or on a phone: the link names the site.
+    assert share.site_base(address) == base
+
+
+def test_outside_the_lab_there_is_no_share_link():
+    report = grade_file("fault05", REPO / "exercises/fault05/starter.py")
+    assert share.kernel_site_base() is None
+    assert "Share this failing run" not in notebook.CheckResult(report, STARTER)._repr_html_()
 
 
 def test_a_link_for_another_version_says_so():
@@ -84,7 +113,7 @@ def test_the_replay_notebook_shows_the_shared_failure_and_its_timeline(tmp_path,
     sub = submission.from_namespace(found, ex.entry)
     failure = grade.grade(ex, sub).first_failure
     assert failure is not None
-    link = notebook.share_link(ex.id, failure.token, notebook.shared_code(sub))
+    link = notebook.share_link(ex.id, failure.token, notebook.shared_code(sub), "http://127.0.0.1:8000/")
 
     run = share.decode(link)  # what the replay page does, then the notebook it writes
     assert run.code == learner
@@ -94,10 +123,10 @@ def test_the_replay_notebook_shows_the_shared_failure_and_its_timeline(tmp_path,
     result = eval("fl.replay(t)", {**namespace, "t": run.token})
     out = capsys.readouterr().out
     assert result is not None and [name for name, _ in result.violations] == ["charged-at-most-once"]
-    assert "broken invariant: charged-at-most-once" in out and "task.start task=process_order" in out
+    assert "broken invariant: charged-at-most-once" in out and "task.start attempt=process_order#1/" in out
     assert "different code" not in out  # the link carries the code the token was found on
     html = result._repr_html_()
-    assert 'class="fl-replay-run fl-failed"' in html and "task.start task=process_order" in html
+    assert 'class="fl-replay-run fl-failed"' in html and "task.start attempt=process_order#1/" in html
 
 
 def test_replaying_a_stale_token_in_a_notebook_is_one_line_not_a_traceback(tmp_path, capsys):

@@ -31,7 +31,7 @@ def size(block):
 
 on_worker = NodeAffinitySchedulingStrategy(worker.node_id, soft=True)
 shard = produce.options(scheduling_strategy=on_worker).remote()
-ray.wait([shard])
+ray.wait([shard], fetch_local=False)  # wait without pulling a copy to the driver's node
 cluster.remove_node(worker)  # the only copy goes with the node
 
 

@@ -1,8 +1,8 @@
-from miniray.liveness import attribution
+from miniray.liveness import RETRYABLE
 
 
 def blacklist(failures, nodes):
-    names = {cls.__name__ for cls in attribution.RETRYABLE}
+    names = {cls.__name__ for cls in RETRYABLE}
     counts = {node: 0 for node in nodes}
     for failure in failures:
         if failure["kind"] == "died" or failure["error"] in names:

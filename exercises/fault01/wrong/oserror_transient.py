@@ -1,0 +1,19 @@
+import time
+
+import miniray as ray
+from miniray.exceptions import NodeDiedError, WorkerCrashedError
+
+# OSError covers ConnectionError and TimeoutError in one go... and every other OSError too.
+TRANSIENT = (OSError, WorkerCrashedError, NodeDiedError)
+
+
+def call_with_retries(submit, max_attempts=4, base_delay_s=1.0):
+    delay = base_delay_s
+    for attempt in range(1, max_attempts + 1):
+        try:
+            return ray.get(submit())
+        except TRANSIENT:
+            if attempt == max_attempts:
+                raise
+        time.sleep(delay)
+        delay *= 2

@@ -1,0 +1,3 @@
+def should_promote(shard, refit):
+    # behind the refit means it needs promoting
+    return shard["reported_version"] != refit["version"]

@@ -1,0 +1,304 @@
+"""The run as lanes on the event axis: the course's state chart (widgets/statechart.py, LANES look)
+with one row per node and, under it, one per worker process, then actors and placement groups.
+
+The x axis counts events, not seconds: a run often does everything at one instant (fault00's
+starter runs all its events at 0.000 s), and the cursor moves by event. The axis labels give
+the virtual time where it changes. Event n (1-based, as the slider counts) spans x in [n-1, n).
+
+An overlay adds what the chart itself does not draw: the cursor and the shade over the events
+after it (the front end moves both), the moment an invariant broke, arrows for object copies a
+get or a task argument made, and, hidden until "Compare with a passing run" is ticked, the
+passing run's bars as outlines in the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape
+
+from faultlines.timeline.lanes import ERROR, FAILED, OK, OPEN
+from faultlines.widgets import statechart
+from faultlines.widgets.statechart import END_LETTER, LANE_COLOURS, LANES, Band, Plot, Row, Strip
+from faultlines.widgets.svgplot import INK, PALETTE, Marker
+
+from .model import Event, Model
+
+BAD = "#b3261e"
+NODE_COLOURS = {"alive": PALETTE[2], "paused": PALETTE[4], "dead": PALETTE[1]}
+ACTOR_COLOURS = {
+    "ALIVE": PALETTE[2],
+    "RESTARTING": PALETTE[3],
+    "DEAD": PALETTE[1],
+    "PENDING_CREATION": PALETTE[5],
+}
+GROUP_COLOURS = {
+    "CREATED": PALETTE[2],
+    "RESCHEDULING": PALETTE[4],
+    "PENDING": PALETTE[5],
+    "REMOVED": PALETTE[1],
+}
+ENDS = {"task.finish": OK, "task.error": ERROR, "task.fail": FAILED}
+MIN_TICK_GAP = 56  # pixels between two time labels on the axis
+
+
+@dataclass
+class Lanes:
+    rows: list[Row] = field(default_factory=list)
+    # (event, object, from the node row of an earlier copy or "", to the reader's node row)
+    copies: list[tuple[int, str, str, str]] = field(default_factory=list)
+    events: int = 0
+
+
+def _bands(changes: list[tuple[int, str]], end: int, text: dict[str, str] | None = None) -> list[Band]:
+    """State bands from (event index, new state) changes, the last lasting to `end`."""
+    merged: list[tuple[int, str]] = []
+    for change in changes:  # a state said again (an actor's start, then its ALIVE) is one band
+        if not merged or merged[-1][1] != change[1]:
+            merged.append(change)
+    bands = []
+    for (start, state), nxt in zip(merged, merged[1:] + [(end, "")]):
+        if nxt[0] > start:
+            label = (text or {}).get(state, state)
+            bands.append(Band(start, nxt[0], state, text=label, tip=f"{state}: events {start + 1}-{nxt[0]}"))
+    return bands
+
+
+def fitting_label(attempt: str, pixels: float) -> str:
+    """The longest of "clean#2/1", "#2/1", "2/1" that fits a bar `pixels` wide ("" if none)."""
+    call, _, number = attempt.rpartition("/")
+    ordinal = call.rpartition("#")[2]
+    for text in (attempt, f"#{ordinal}/{number}", f"{ordinal}/{number}"):
+        if LANES.char_w * len(text) + LANES.text_pad + 8 <= pixels:
+            return text
+    return ""
+
+
+def _attempt_bar(attempt: str, start: int, end: int, kind: str, px_per_event: float) -> Band:
+    name, _, number = attempt.rpartition("/")
+    retry = number.isdigit() and int(number) > 1
+    how = {OK: "returned", FAILED: "died", ERROR: "raised", OPEN: "still running at the end"}[kind]
+    return Band(
+        start,
+        end,
+        kind,
+        text=fitting_label(attempt, (end - start) * px_per_event),
+        tip=f"{attempt}: events {start + 1}-{end}, {how}",
+        dash="5 3" if retry else "",
+        end_mark=END_LETTER[kind],
+    )
+
+
+def build(model: Model, px_per_event: float = 24.0) -> Lanes:
+    n = len(model.events)
+    node_states: dict[str, list[tuple[int, str]]] = {}
+    workers: dict[str, list[str]] = {}  # node -> worker pids, in order of first appearance
+    worker_node: dict[str, str] = {}
+    bars: dict[str, list[Band]] = {}  # worker pid -> bars
+    running: dict[str, tuple[str, int]] = {}  # attempt -> (worker pid, start event)
+    actors: dict[str, list[tuple[int, str]]] = {}
+    groups: dict[str, list[tuple[int, str]]] = {}
+    held: dict[str, str] = {}  # object -> the first node a copy went to (where a later read copies from)
+    lanes = Lanes(events=n)
+
+    def add_worker(pid: str, node: str) -> None:
+        if pid not in worker_node:
+            worker_node[pid] = node
+            workers.setdefault(node, []).append(pid)
+
+    def end_attempt(attempt: str, index: int, kind: str) -> None:
+        started = running.pop(attempt, None)
+        if started is not None:
+            pid, start = started
+            bars.setdefault(pid, []).append(_attempt_bar(attempt, start, index + 1, kind, px_per_event))
+
+    for event in model.events:
+        f, i = event.fields, event.index
+        kind = event.kind
+        if kind == "node.add":
+            node_states[str(f["node"])] = [(i, "alive")]
+        elif kind == "node.died":
+            node_states.setdefault(str(f["node"]), []).append((i, "dead"))
+        elif kind == "node.resumed":
+            node_states.setdefault(str(f["node"]), []).append((i, "alive"))
+        elif kind == "fault" and event.fault.split()[0] in ("pause_node", "hang_node"):
+            target = event.fault.split()[1]
+            node = next((nm for nm in node_states if nm == target or target.startswith(nm)), target)
+            node_states.setdefault(node, []).append((i, "paused"))
+        elif kind == "task.start":
+            add_worker(str(f["worker"]), str(f["node"]))
+            running[str(f["attempt"])] = (str(f["worker"]), i)
+        elif kind in ENDS:
+            end_attempt(str(f["attempt"]), i, ENDS[kind])
+        elif kind == "actor.start":
+            add_worker(str(f["worker"]), str(f["node"]))
+            actors.setdefault(str(f["actor"]), []).append((i, "ALIVE" if not f["restart"] else "RESTARTING"))
+        elif kind == "actor.create":
+            actors.setdefault(str(f["actor"]), []).append((i, "PENDING_CREATION"))
+        elif kind == "actor.state":
+            actors.setdefault(str(f["actor"]), []).append((i, str(f["state"])))
+        elif kind == "pg.create":
+            groups.setdefault(str(f["pg"]), []).append((i, "PENDING"))
+        elif kind == "pg.state":
+            groups.setdefault(str(f["pg"]), []).append((i, str(f["new"])))
+        elif kind == "object.copy":
+            oid, node = str(f["object"]), str(f["node"])
+            lanes.copies.append((i, oid, held.get(oid, ""), node))
+            held.setdefault(oid, node)
+    for attempt in list(running):
+        end_attempt(attempt, n - 1, OPEN)
+    for node, changes in node_states.items():
+        lanes.rows.append(Row(node, _bands(changes, n)))
+        for pid in workers.get(node, []):
+            lanes.rows.append(Row(f"worker {pid}", sorted(bars.get(pid, []), key=lambda b: b.start)))
+    for actor, changes in actors.items():
+        lanes.rows.append(Row(actor, _bands(changes, n, {"PENDING_CREATION": "pending"})))
+    for group, changes in groups.items():
+        lanes.rows.append(Row(f"group {group}", _bands(changes, n)))
+    return lanes
+
+
+def seconds(t: float) -> str:
+    """A virtual time for an axis label: "0 s", "4.5 µs", "12 ms", "1.5 s"."""
+    if t == 0 or t >= 1:
+        return f"{t:g} s"
+    if t < 1e-3:
+        return f"{t * 1e6:.3g} µs"
+    return f"{t * 1e3:.3g} ms"
+
+
+def time_ticks(events: list[Event], px_per_event: float) -> list[tuple[float, str]]:
+    """A label where virtual time changes (and at the start), none closer than MIN_TICK_GAP."""
+    ticks: list[tuple[float, str]] = []
+    last_time: float | None = None
+    for event in events:
+        if event.time != last_time:
+            x = float(event.index)
+            if not ticks or (x - ticks[-1][0]) * px_per_event >= MIN_TICK_GAP:
+                ticks.append((x, seconds(event.time)))
+            last_time = event.time
+    return ticks
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What the overlay draws besides the cursor."""
+
+    violation: int | None = None  # event index where the invariant broke
+    violation_label: str = ""
+    ghost: Lanes | None = None  # the passing run, as outlines
+    differ_at: int | None = None  # the first event where the two runs differ
+    start: int = 0  # the cursor's first position (event index)
+    span: int = 0  # events on the axis: more than the run's own when the passing run is longer
+
+
+def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[[Plot], list[str]]:
+    def draw(plot: Plot) -> list[str]:
+        out = [
+            f'<rect class="fl-dbg-plot" x="{plot.left:.1f}" y="{plot.top:.1f}" width="{plot.width:.1f}" '
+            f'height="{plot.height:.1f}" fill="transparent" data-events="{lanes.events}" '
+            f'data-span="{max(marks.span, lanes.events)}"/>'
+        ]
+        later = plot.px(marks.start + 1)
+        out.append(  # the events after the cursor, shaded (the front end moves it with the cursor)
+            f'<rect class="fl-dbg-later" x="{later:.1f}" y="{plot.top:.1f}" '
+            f'width="{max(plot.left + plot.width - later, 0):.1f}" height="{plot.height:.1f}" '
+            'fill="var(--jp-layout-color0, #fff)" fill-opacity="0.55" pointer-events="none"/>'
+        )
+        if marks.ghost is not None:
+            out.append('<g class="fl-dbg-ghost" visibility="hidden">')
+            for row in marks.ghost.rows:
+                if row.label not in row_index:
+                    continue
+                y = plot.row_top(row_index[row.label]) + plot.row_height - 7
+                for band in row.bands:
+                    x0, x1 = plot.px(band.start), plot.px(band.end)
+                    out.append(
+                        f'<rect x="{x0:.1f}" y="{y:.1f}" width="{max(x1 - x0, 3):.1f}" height="5" fill="none" '
+                        f'stroke="{INK}" stroke-width="1.2" stroke-dasharray="2 2"><title>passing run: '
+                        f"{escape(band.tip)}</title></rect>"
+                    )
+            if marks.differ_at is not None:
+                # Just above the rows (the broken invariant's label is higher up): right of its
+                # line, or left of it near the plot's right end.
+                x = plot.px(marks.differ_at + 0.5)
+                right = x < plot.left + plot.width * 0.8
+                out.append(
+                    f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 12:.1f}" y2="{plot.top + plot.height:.1f}" '
+                    f'stroke="{PALETTE[0]}" stroke-width="2"/>'
+                    f'<text x="{x + (3 if right else -3):.1f}" y="{plot.top - 3:.1f}" '
+                    f'text-anchor="{"start" if right else "end"}" fill="{INK}">runs differ here</text>'
+                )
+            out.append("</g>")
+        for index, obj, source, node in lanes.copies:
+            if node not in row_index:
+                continue
+            x = plot.px(index + 0.5)
+            y_to = plot.row_top(row_index[node]) + plot.row_height / 2
+            y_from = (
+                plot.row_top(row_index[source]) + plot.row_height / 2 if source in row_index else plot.top
+            )
+            tip = -4 if y_to > y_from else 4
+            out.append(
+                f'<path d="M{x:.1f},{y_from:.1f} L{x:.1f},{y_to + tip:.1f} M{x - 3:.1f},{y_to + 2 * tip:.1f} '
+                f'L{x:.1f},{y_to + tip:.1f} L{x + 3:.1f},{y_to + 2 * tip:.1f}" stroke="{PALETTE[0]}" fill="none" '
+                f'stroke-width="1.5"><title>a read copies object {escape(obj)} to {escape(node)} '
+                f"(event {index + 1})</title></path>"
+            )
+        if marks.violation is not None:
+            x = plot.px(marks.violation + 0.5)
+            out.append(
+                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 16:.1f}" y2="{plot.top + plot.height:.1f}" '
+                f'stroke="{BAD}" class="fl-dbg-bad-line" stroke-width="2.5"><title>{escape(marks.violation_label)}</title></line>'
+                f'<text x="{min(x + 4, plot.left + plot.width - 4):.1f}" y="{plot.top - 18:.1f}" '
+                f'text-anchor="{"start" if x < plot.left + plot.width * 0.7 else "end"}" fill="{BAD}" class="fl-dbg-bad-ink" '
+                f'font-weight="bold">✘ {escape(marks.violation_label)}</text>'
+            )
+        x = plot.px(marks.start + 0.5)
+        out.append(
+            f'<line class="fl-dbg-cursor" x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 4:.1f}" '
+            f'y2="{plot.top + plot.height + 4:.1f}" stroke="{INK}" stroke-width="2"/>'
+        )
+        return out
+
+    return draw
+
+
+def geometry(events: int) -> int:
+    """The chart's drawn width: 20 px an event for a short run (a lesson's lab is about 700 px
+    wide), at most 1000 px up to 200 events (the page scales it down to fit), then 4 px an event."""
+    margins = LANES.left + LANES.right
+    if events <= 200:
+        return int(min(1000, margins + 20 * events))
+    return min(margins + 4 * events, 1600)
+
+
+def strip(model: Model, marks: Marks, title: str = "The run, event by event") -> Strip:
+    n = max(1, len(model.events), marks.span)
+    width = geometry(n)
+    plot_w = width - LANES.left - LANES.right
+    lanes = build(model, plot_w / n)
+    row_index = {row.label: i for i, row in enumerate(lanes.rows)}
+    rules = [Marker(index + 0.5, f"{token} (event {index + 1})") for index, token in model.fault_events()]
+    attempts = sum(len(r.bands) for r in lanes.rows if r.label.startswith("worker "))
+    summary = (
+        f"{title}: {len(model.nodes)} nodes, {attempts} task attempts, {len(rules)} faults, "
+        f"{len(model.events)} events. The table of events below says the same in words."
+    )
+    return Strip(
+        title=title,
+        xlabel="events in order (labels: virtual time)",
+        rows=lanes.rows,
+        rules=rules,
+        colours={**LANE_COLOURS, **NODE_COLOURS, **ACTOR_COLOURS, **GROUP_COLOURS},
+        width=width,
+        x_range=(0.0, float(n)),
+        summary=summary,
+        look=LANES,
+        ticks=time_ticks(model.events, plot_w / n),
+        overlay=_overlay(lanes, marks, row_index),
+    )
+
+
+def render(model: Model, marks: Marks) -> str:
+    return statechart.render(strip(model, marks))

@@ -1,0 +1,206 @@
+"""The judge's stand-ins for the learner's objects, which stay in the jail.
+
+- A learner's remote function becomes a real miniray `RemoteFunction` whose function is a small
+  proxy: when miniray runs the task body (an attempt, a replay of it), the proxy asks the jail to
+  run the learner's function and returns or raises what it did. miniray's retries, replays and
+  injected crashes work unchanged around it: a body that blocks in the jail is unwound there and
+  reported here, where the proxy re-raises miniray's own `Suspended` or `WorkerExit`.
+- A learner's actor class becomes a real miniray `ActorClass` of a generated class whose
+  `__new__` asks the jail for an instance and whose methods run as bodies in the jail. The
+  instance's state is the jail's: miniray's snapshot before a method (and its restore before a
+  replay) are a deepcopy of `_fl_live`, which asks the jail to copy or restore the state.
+- Any other learner object is a `SandboxObject`: its type name and repr, callable through the
+  jail if the object is, and nothing else. The judge never runs a learner's method by accident
+  (comparing, hashing, printing): only explicit calls cross.
+- The submission's module is a `SandboxModule` namespace of such stand-ins.
+
+Every stand-in remembers its jail handle (`__fl_sandbox__`), so passed back it is the learner's
+own object again.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING, Any
+
+import miniray
+from miniray import sim
+
+from . import kinds
+
+if TYPE_CHECKING:
+    from .judge import Bridge
+
+MARK = "__fl_sandbox__"
+
+
+@sim.external  # the judge's own: never copied into a worker or an argument
+class JailRef:
+    """How the judge names one of the jail's objects: a handle, valid for one run, or a name in
+    the submission's module, valid in every run (each run loads the module afresh, and the judge
+    keeps one set of stand-ins for its functions and classes)."""
+
+    __slots__ = ("wire",)
+
+    def __init__(self, h: int | None = None, name: str | None = None) -> None:
+        self.wire = ["S", h] if name is None else ["G", name]
+
+
+def ref_of(obj: Any) -> list | None:
+    """The wire form of one of these stand-ins (["S", handle] or ["G", name]), or None."""
+    if type(obj) is JailRef:
+        return obj.wire
+    if isinstance(obj, SandboxObject) or kinds.is_remote_function(obj) or kinds.is_actor_class(obj):
+        ref = getattr(obj, "__dict__", {}).get(MARK)
+        return ref.wire if type(ref) is JailRef else None
+    return None
+
+
+@sim.external  # the judge's own: never copied into a worker or an argument
+class SandboxObject:
+    """A learner's object. Subclassed per type name, so `type(x).__name__` reads as in the jail."""
+
+    def __init__(self, bridge: Bridge, ref: JailRef, meta: dict) -> None:
+        self.__dict__[MARK] = ref
+        self.__dict__["_fl_bridge"] = bridge
+        self.__dict__["_fl_repr"] = str(meta.get("repr", ""))
+        for key in ("name", "qualname", "module"):
+            if type(meta.get(key)) is str:
+                self.__dict__[f"__{key}__"] = meta[key]
+        code = bridge.code_of(meta.get("code"))
+        if code is not None:
+            self.__dict__["__code__"] = code  # the judge's own compile of the source: for reading only
+
+    def __repr__(self) -> str:
+        return self.__dict__["_fl_repr"]
+
+
+class SandboxCallable(SandboxObject):
+    """A learner's function, class or callable object: calling it runs it in the jail."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__dict__["_fl_bridge"].call(self, args, kwargs)
+
+
+_TYPES: dict[tuple[str, bool], type] = {}
+
+
+def _object_class(name: str, callable_: bool) -> type:
+    cls = _TYPES.get((name, callable_))
+    if cls is None:
+        base = SandboxCallable if callable_ else SandboxObject
+        cls = type(name if name.isidentifier() else "object", (base,), {"__module__": "submission"})
+        if len(_TYPES) < 1000:  # type names are the learner's: never an unbounded cache
+            _TYPES[(name, callable_)] = cls
+    return cls
+
+
+def make(bridge: Bridge, ref: JailRef, meta: dict) -> Any:
+    kind = meta.get("k")
+    if kind == "rf":
+        return miniray.remote(**bridge.decode(meta.get("opts", ["d"])))(_body(bridge, ref, meta))
+    if kind == "ac":
+        cls = miniray.remote(**bridge.decode(meta.get("opts", ["d"])))(_actor_class(bridge, ref, meta))
+        cls.__dict__[MARK] = ref
+        return cls
+    return _object_class(str(meta.get("type", "object")), bool(meta.get("call")))(bridge, ref, meta)
+
+
+def _named(fn: Any, meta: dict, method: str = "") -> Any:
+    """The learner's name on a proxy (miniray names tasks and attempts after it), and this
+    module's: miniray copies a learner module's state into each worker process, and the proxy's
+    own (its bridge) is not the learner's. That copying happens in the jail (inside.py)."""
+    fn.__name__ = method or str(meta.get("name", "f"))
+    fn.__qualname__ = f"jailed.{fn.__name__}"
+    fn.__module__ = __name__
+    return fn
+
+
+def _refuse(what: str, name: str) -> None:
+    raise TypeError(
+        f"{name} is {what}: the graded sandbox runs task and actor bodies that return once, "
+        "not generators or async methods (grade it with --unsafe-local to try it)"
+    )
+
+
+def _body(bridge: Bridge, ref: JailRef, meta: dict) -> Any:
+    unsupported = str(meta.get("unsupported") or "")
+
+    def body(*args: Any, **kwargs: Any) -> Any:
+        if unsupported:
+            _refuse(unsupported, str(meta.get("name")))
+        return bridge.run_body("body", ref, list(args), kwargs)
+
+    body.__dict__[MARK] = ref  # update_wrapper copies it onto the RemoteFunction
+    return _named(body, meta)
+
+
+class LiveInstance:
+    """An actor instance's state, which lives in the jail: copying it asks the jail for a snapshot."""
+
+    def __init__(self, bridge: Bridge, instance: Any) -> None:
+        self.bridge, self.instance = bridge, instance
+
+    def __deepcopy__(self, memo: dict) -> Snapshot:
+        return Snapshot(self.bridge, self.instance, self.bridge.request("snapshot", self.instance))
+
+
+class Snapshot:
+    """A copy of an actor's state kept in the jail: copying it back restores the instance."""
+
+    def __init__(self, bridge: Bridge, instance: Any, snap: int) -> None:
+        self.bridge, self.instance, self.snap = bridge, instance, snap
+
+    def __deepcopy__(self, memo: dict) -> LiveInstance:
+        self.bridge.request("restore", self.instance, self.snap)
+        return LiveInstance(self.bridge, self.instance)
+
+
+def _actor_class(bridge: Bridge, ref: JailRef, meta: dict) -> type:
+    methods = bridge.decode(meta.get("methods", ["d"]))
+    if type(methods) is not dict:
+        methods = {}
+
+    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+        obj: Any = object.__new__(cls)
+        obj.__dict__["_fl_live"] = LiveInstance(bridge, bridge.request("new", ref))
+        return obj
+
+    def method(name: str) -> Any:
+        opts = methods.get(name)
+        opts = dict(opts) if isinstance(opts, dict) else {}
+        unsupported = str(opts.pop("_fl_unsupported", "") or "")
+
+        def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if unsupported:
+                _refuse(unsupported, name)
+            return bridge.run_body("method", self._fl_live.instance, name, list(args), kwargs)
+
+        fn = _named(run, meta, name)
+        if opts:
+            fn.__miniray_method_options__ = opts
+        return fn
+
+    body: dict[str, Any] = {
+        "__module__": __name__,
+        "__qualname__": f"jailed.{meta.get('name', 'Actor')}",
+        "__new__": __new__,
+        "__init__": method("__init__"),
+    }
+    for name in methods:
+        if type(name) is str and name.isidentifier() and not name.startswith("__"):
+            body[name] = method(name)
+    name = str(meta.get("name", "Actor"))
+    return type(name if name.isidentifier() else "Actor", (), body)
+
+
+class SandboxModule(types.SimpleNamespace):
+    """The submission as a module: its functions, classes and modules (what `vars()` shows);
+    any other module-level value is fetched from the jail when read."""
+
+    _fl_bridge: Bridge  # set on the per-grading subclass (judge.Bridge), never in vars()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return type(self)._fl_bridge.request("global", name)

@@ -1,0 +1,192 @@
+"""Grade one submission with the judge here and the learner's code in a jail.
+
+`grade` is what `python -m faultlines grade` runs in its own process, what each of grade-all's
+judge processes runs, and what a Ray task runs on its node with `--ray`. Whatever the jail does,
+the answer is a Verdict: a report, a bad-input line (exit status 2), or a failed report saying
+how the jail broke ("crashed the grader's sandbox: ..."), never an exception.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+from collections.abc import Callable
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from faultlines.grader import exercise, grade
+from faultlines.grader.report import Report, TierResult
+from faultlines.grader.submission import BadSubmission
+
+from . import machine
+from .channel import ChannelBroken, now
+from .exposure import Exposure
+from .jail import Jail, Limits, Plan
+from .jailed import JailedSubmission
+from .judge import OUTPUT_LIMIT, Bridge, LearnerExit
+
+SANDBOX_CRASH = "crashed the grader's sandbox"
+
+
+@dataclass
+class Verdict:
+    report: Report
+    bad_input: str | None = None  # set: exit status 2
+    output: str = ""  # what the submission printed (for the instructor, never parsed)
+
+
+def failed(exercise_id: str, reason: str) -> Report:
+    """A report that gives no points and says why the grading could not finish."""
+    report = Report(exercise_id, exercise_id, 0, "")
+    report.tiers.append(TierResult("sandbox", "sandbox", 1.0, 0.0, False, 0))
+    report.error = reason
+    return report
+
+
+class Tail(io.StringIO):
+    """The learner's output as the judge keeps it: at most OUTPUT_LIMIT characters."""
+
+    def write(self, text: str) -> int:
+        room = OUTPUT_LIMIT - self.tell()
+        return super().write(text[: max(room, 0)]) if room > 0 else 0
+
+
+def checks_module(ex: exercise.Exercise) -> str:
+    scenario = next(iter(ex.checks.scenarios.values()), None)
+    return getattr(scenario, "__module__", "") or ""
+
+
+@dataclass
+class Jailed:
+    """What a piece of grading work gave, run with the submission's code in a jail."""
+
+    value: Any = None
+    bad_input: str | None = None  # the submission cannot be graded at all: one line, exit status 2
+    problem: str | None = None  # the jail broke: "crashed the grader's sandbox: ..."
+    output: str = ""  # what the submission printed (for the instructor, never parsed)
+
+
+def in_jail(
+    ex: exercise.Exercise,
+    source: str,
+    path: Path,
+    work: Callable[[JailedSubmission], Any],
+    plan: Plan | None = None,
+    limits: Limits | None = None,
+) -> Jailed:
+    """Start a jail, load `source` there, run `work` on it; whatever the jail does, return."""
+    plan = plan if plan is not None else machine.probe()
+    limits = limits or Limits()
+    filename = str(path.resolve())
+    sink = Tail()
+    bridge: Bridge | None = None
+    done = Jailed()
+    try:
+        jail = Jail(plan, limits)
+    except OSError as e:  # a cgroup, bubblewrap itself
+        done.problem = f"{SANDBOX_CRASH}: it could not start ({e})"
+        return done
+    try:
+        bridge = Bridge(jail, Exposure(checks_module(ex)), now() + limits.wall_seconds, source, filename)
+        with redirect_stdout(sink):
+            bridge.start(_config(ex, source, filename, plan, limits))
+            done.value = work(JailedSubmission(bridge, source, filename, path.name))
+    except BadSubmission as e:
+        done.bad_input = str(e)
+    except MemoryError:
+        done.problem = f"{SANDBOX_CRASH}: {_memory()}"
+    except LearnerExit as e:
+        done.problem = (
+            f"{SANDBOX_CRASH}: the submission called exit({e.code}) outside a task, which ends the grading"
+        )
+    except ChannelBroken as e:
+        done.problem = f"{SANDBOX_CRASH}: {_explain(e, jail, bridge, limits)}"
+    finally:
+        jail.close()
+    done.output = sink.getvalue()
+    return done
+
+
+def grade_file(
+    exercise_id: str,
+    path: Path,
+    hidden: str | None = None,
+    plan: Plan | None = None,
+    limits: Limits | None = None,
+    replay_call: Callable[[str], str] | None = None,
+    ex: exercise.Exercise | None = None,
+) -> Verdict:
+    """`ex`: the exercise already loaded (a judge grading many submissions loads it once)."""
+    ex = ex or exercise.load(exercise_id, hidden=hidden)
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        return Verdict(failed(ex.id, f"{path}: cannot be read ({e})"), f"{path}: cannot be read ({e})")
+    call = replay_call or (lambda token: f"python -m faultlines replay {token} {path}")
+    done = in_jail(ex, source, path, lambda sub: grade.grade(ex, sub, replay_call=call), plan, limits)
+    if done.bad_input is not None:
+        return Verdict(failed(ex.id, done.bad_input), done.bad_input, done.output)
+    if done.problem is not None:
+        return Verdict(failed(ex.id, done.problem), None, done.output)
+    return Verdict(done.value, None, done.output)
+
+
+def _config(ex: exercise.Exercise, source: str, filename: str, plan: Plan, limits: Limits) -> dict:
+    return {
+        "source": source,
+        "filename": filename,
+        "entries": list(ex.entry),
+        "line_budget": ex.line_budget,
+        "limits": {
+            "cpu_seconds": limits.cpu_seconds,
+            "memory_bytes": limits.memory_bytes,
+            "file_bytes": limits.file_bytes,
+            "open_files": limits.open_files,
+            "nproc": machine.nproc_limit(plan, limits) or 0,
+        },
+    }
+
+
+def _memory() -> str:
+    return "resource limit: the submission's process ran out of memory (a safety net past the step budget)"
+
+
+def _explain(e: ChannelBroken, jail: Jail | None, bridge: Bridge | None, limits: Limits) -> str:
+    if e.reason == "ran past its wall-clock limit":
+        return (
+            f"the submission ran past the {limits.wall_seconds:g} s wall-clock limit "
+            "(does it sleep, block or loop outside the simulation?)"
+        )
+    status = None
+    errors = ""
+    if jail is not None:
+        try:
+            status = jail.proc.wait(timeout=5)
+        except Exception:
+            status = None
+        errors = _stderr(jail, bridge)
+    if "MemoryError" in errors:
+        return _memory()
+    if status in (-signal.SIGXCPU, 128 + signal.SIGXCPU, -signal.SIGKILL, 128 + signal.SIGKILL):
+        return (
+            "resource limit: the submission's process ran out of CPU time (a safety net past the step budget)"
+        )
+    if e.reason == "ended":
+        last = errors.strip().splitlines()[-1:] or [""]
+        return f"the submission's process ended (status {status}) before the grading did: not graded {last[0][:200]}".rstrip()
+    return f"the submission's process {e.reason}: not graded"
+
+
+def _stderr(jail: Jail, bridge: Bridge | None) -> str:
+    """The last of what the jail wrote on stderr: the tail the judge kept, and what came after."""
+    tail = bridge.channel.stderr_tail if bridge is not None else b""
+    if jail.proc.stderr is not None:
+        try:
+            os.set_blocking(jail.errors, False)
+            tail += os.read(jail.errors, 1 << 16)
+        except (OSError, ValueError):
+            pass
+    return tail[-(1 << 14) :].decode(errors="replace")
