@@ -109,7 +109,7 @@ def test_on_a_dark_phone_a_failed_start_is_told_on_the_page_and_retry_starts_the
         "**/lite/prefetch.json", lambda route: route.fulfill(body="[]", content_type="application/json")
     )
     page = context.new_page()
-    page.goto(flaky_url + "lessons/01-mini-runtime/")
+    page.goto(flaky_url + "lessons/01_mini_runtime/")
     page.get_by_role("button", name="Start the lab").click()
     assert page.locator(".fl-lab__phase").inner_text()  # the start speaks from the click
 

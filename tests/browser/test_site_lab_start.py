@@ -25,7 +25,7 @@ from site_browser import (
 
 pytestmark = pytest.mark.browser
 
-LESSON = "lessons/01-mini-runtime/"
+LESSON = "lessons/01_mini_runtime/"
 FIRST_WORDS_MS = 200  # the bound, from the click to words on the panel
 
 

@@ -61,9 +61,9 @@ def test_widget_text_is_8px_and_lesson_one_keeps_a_late_faults_marker(new_contex
     context, traffic = new_context(**screen(width, scheme))
     without_warm_up(context)
     page = context.new_page()
-    lessons = [("01-mini-runtime", "replay with")]
+    lessons = [("01_mini_runtime", "replay with")]
     if phone:  # lesson 5's chart was the one at 7 px; the second start restores the first's snapshot
-        lessons.append(("05-idempotency", "the customer paid"))
+        lessons.append(("05_idempotency", "the customer paid"))
     measured = {}
     for lesson, last_words in lessons:
         page.goto(base_url + f"lessons/{lesson}/")
@@ -74,7 +74,7 @@ def test_widget_text_is_8px_and_lesson_one_keeps_a_late_faults_marker(new_contex
             measured[f"{lesson}: {chart['title']}"] = chart
             if phone:
                 assert chart["output"] >= PHONE_OUTPUT_PX, chart
-        if lesson == "01-mini-runtime":
+        if lesson == "01_mini_runtime":
             frame.evaluate(SLIDE_TO_END_JS)
             marker = frame.wait_for_function(MARKER_JS, timeout=60_000).json_value()
             assert marker == {"text": "kill_node node:1 at 3 s: after the run ended", "inside": True}

@@ -274,7 +274,7 @@ def test_reset_to_the_original_asks_first_and_keeps_a_copy_to_restore(new_contex
     context, traffic = new_context(**screen(width, scheme))
     without_warm_up(context)
     page = context.new_page()
-    page.goto(base_url + "lessons/01-mini-runtime/")
+    page.goto(base_url + "lessons/01_mini_runtime/")
     page.evaluate(PUT_COPY_JS, [STORAGE, LESSON_PATH, "# my work 7101", "2026-12-01T10:00:00.000Z"])
     page.reload()
 
