@@ -61,7 +61,7 @@ def test_widget_text_is_8px_and_lesson_one_keeps_a_late_faults_marker(new_contex
     context, traffic = new_context(**screen(width, scheme))
     without_warm_up(context)
     page = context.new_page()
-    lessons = [("01_mini_runtime", "replay with")]
+    lessons = [("01_mini_runtime", "finished at (virtual s)")]  # the widget's own table
     if phone:  # lesson 5's chart was the one at 7 px; the second start restores the first's snapshot
         lessons.append(("05_idempotency", "the customer paid"))
     measured = {}

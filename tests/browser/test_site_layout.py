@@ -5,6 +5,8 @@ phone; the home page's syllabus fits a phone's width; and the site ships no sour
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path
 
 import pytest
 from site_browser import screen, without_warm_up
@@ -12,10 +14,18 @@ from site_browser import screen, without_warm_up
 pytestmark = pytest.mark.browser
 
 COMBOS = [(1280, "light"), (390, "dark"), (1280, "dark"), (390, "light")]
-PUT_PROGRESS_JS = """() => localStorage.setItem('fault-lines.progress.v1', JSON.stringify({ exercises: {
-  fault00: { status: 'passed', version: 1, code: 'a', at: '2026-12-01T10:00:00.000Z' },
-  fault01: { status: 'tried', version: 1, code: 'b', at: '2026-12-01T10:00:00.000Z' },
-  fault02: { status: 'passed', version: 0, code: 'c', at: '2026-12-01T10:00:00.000Z' } } }))"""
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _version(exercise: str) -> int:
+    return tomllib.loads((REPO / f"exercises/{exercise}/exercise.toml").read_text())["version"]
+
+
+# fault00 passed and fault01 tried on their current versions; fault02 passed on a version before its first.
+PUT_PROGRESS_JS = f"""() => localStorage.setItem('fault-lines.progress.v1', JSON.stringify({{ exercises: {{
+  fault00: {{ status: 'passed', version: {_version("fault00")}, code: 'a', at: '2026-12-01T10:00:00.000Z' }},
+  fault01: {{ status: 'tried', version: {_version("fault01")}, code: 'b', at: '2026-12-01T10:00:00.000Z' }},
+  fault02: {{ status: 'passed', version: 0, code: 'c', at: '2026-12-01T10:00:00.000Z' }} }} }}))"""
 
 # Per badge: its text, how many lines it takes, and whether it is inside the viewport.
 BADGES_JS = """() => [...document.querySelectorAll('table.fl-exercises .fl-badge')].map((b) => {

@@ -248,12 +248,12 @@ def test_a_version_1_file_still_imports(new_context, base_url, tmp_path):
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
     page = _new_page(context)
     page.goto(base_url + "exercises/")
-    v1 = tmp_path / "fault-lines-progress.json"
+    v1 = tmp_path / "fault-lines-progress.json"  # fault02 is still at version 1: its "passed" stands
     v1.write_text(
         json.dumps(
             {
                 "exercises": {
-                    "fault01": {
+                    "fault02": {
                         "status": "passed",
                         "version": 1,
                         "code": "x",
@@ -263,9 +263,9 @@ def test_a_version_1_file_still_imports(new_context, base_url, tmp_path):
             }
         )
     )
-    _restore(page, v1, "fault01: passed (version 1)", "1 exercise and 0 notebooks")
-    assert page.locator('tr[data-exercise="fault01"] .fl-badge').inner_text() == "passed ✔"
-    assert page.evaluate(PROGRESS_JS)["exercises"]["fault01"]["status"] == "passed"
+    _restore(page, v1, "fault02: passed (version 1)", "1 exercise and 0 notebooks")
+    assert page.locator('tr[data-exercise="fault02"] .fl-badge').inner_text() == "passed ✔"
+    assert page.evaluate(PROGRESS_JS)["exercises"]["fault02"]["status"] == "passed"
     traffic.assert_clean()
 
 
