@@ -110,6 +110,10 @@ def exercise_widgets() -> list[dict[str, Any]]:
 
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 VIEWBOX_WIDTH = re.compile(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) ')
+# The debugger's lanes are never drawn narrower than this: on a phone they scroll sideways
+# (faultlines/debugger/static/debugger.css, `.fl-dbg-lanes svg { min-width }`).
+SCROLLED_LANES = re.compile(r'<div class="fl-dbg-lanes"[^>]*>\s*$')
+LANES_MIN_PX = 640
 FONT_SIZE = re.compile(r'font(?:-size)?[:=]\s*"?([0-9.]+)(?:px)?')
 
 
@@ -121,12 +125,19 @@ def chart_text() -> list[dict[str, Any]]:
         value = getattr(widget, "value", None)
         if not isinstance(value, str) or "<svg" not in value:
             continue
-        for svg in SVG.findall(value):
+        for found in SVG.finditer(value):
+            svg = found.group(0)
             width = VIEWBOX_WIDTH.search(svg)
             sizes = [float(size) for size in FONT_SIZE.findall(svg)]
             if width and sizes:
+                scrolls = bool(SCROLLED_LANES.search(value[: found.start()]))
                 charts.append(
-                    {"viewbox": float(width.group(1)), "smallest": min(sizes), "title": _title(svg)}
+                    {
+                        "viewbox": float(width.group(1)),
+                        "smallest": min(sizes),
+                        "title": _title(svg),
+                        "min_shown": LANES_MIN_PX if scrolls else 0,
+                    }
                 )
     return charts
 
