@@ -10,8 +10,9 @@
 A failing check() or replay() shows the debugger (faultlines/debugger) under its report.
 
 The same notebook runs in the site's lab (Pyodide) and in a local Jupyter with faultlines
-installed. The report's HTML carries the exercise, its version, the code's hash and the verdict
-as classes and data attributes, which is how the site records progress in the browser.
+installed. The report's HTML carries the exercise, its version, the code's hash, the verdict,
+the submission's source and the first failure's signature as classes and data attributes, which
+is how the site records progress in the browser (docs/design/progress-file.md).
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ class CheckResult:
         url = None
         if failure is not None and base is not None:
             url = share_link(self.report.exercise, failure.token, self.source, base)
-        return render_html.render(self.report, share_url=url)
+        return render_html.render(self.report, share_url=url, source=self.source)
 
     def __repr__(self) -> str:
         return render_text.render(self.report)

@@ -1,19 +1,22 @@
 // Exercise progress, kept in this browser only (localStorage), and shared failing runs.
 //
 // - Any page with a lab panel: the check() report in the embedded notebook (same origin) carries
-//   its exercise, version, code hash and verdict (faultlines/grader/render_html.py); we record it.
-// - Exercise pages show the status; the Exercises page lists all, with export/import as a file.
+//   its exercise, version, code hash, verdict, source and the failure's signature
+//   (faultlines/grader/render_html.py); we record it.
+// - Exercise pages show the status; the Exercises page lists all, with export/import as a file
+//   (progress.js; the file's format is docs/design/progress-file.md).
 // - The replay page turns a shared link (#s=<base64url JSON>) into a notebook in the playground.
-(function () {
+window.FaultLinesProgress = (function () {
   "use strict";
 
+  // The key keeps its "v1": it names this browser's record, whose entries have only gained fields.
   const KEY = "fault-lines.progress.v1";
   const STORAGE = "fault-lines"; // JupyterLite's contentsStorageName (playground/jupyter-lite.json)
 
   function load() {
     try {
       const data = JSON.parse(localStorage.getItem(KEY) || "{}");
-      return data && typeof data.exercises === "object" ? data : { exercises: {} };
+      return data && typeof data.exercises === "object" && data.exercises ? data : { exercises: {} };
     } catch (e) {
       return { exercises: {} };
     }
@@ -23,30 +26,66 @@
     localStorage.setItem(KEY, JSON.stringify(data));
   }
 
-  function record(id, version, code, passed) {
+  // The failure's signature as the report carries it (progress-file.md, "last_failure").
+  function failureOf(report, version, source, at) {
+    if (report.dataset.passed === "true" || !report.dataset.invariant) return null;
+    let schedule = [];
+    try {
+      schedule = JSON.parse(report.dataset.schedule || "[]");
+    } catch (e) {
+      schedule = [];
+    }
+    return {
+      exercise: report.dataset.exercise, version: version, invariant: report.dataset.invariant,
+      schedule: schedule, hint: report.dataset.hint || "", token: report.dataset.token || "",
+      source: source, at: at,
+    };
+  }
+
+  function record(report) {
+    const id = report.dataset.exercise;
+    const version = Number(report.dataset.version);
+    const passed = report.dataset.passed === "true";
+    const source = report.dataset.source || "";
+    const at = new Date().toISOString();
     const data = load();
     const old = data.exercises[id];
+    const failure = failureOf(report, version, source, at);
+    // A later failing try does not undo a pass of the same version; its failure is still noted.
     const keepPass = old && old.status === "passed" && old.version === version && !passed;
-    if (keepPass) return; // a later failing try does not undo a pass of the same version
-    data.exercises[id] = { status: passed ? "passed" : "tried", version: version, code: code, at: new Date().toISOString() };
+    const entry = keepPass
+      ? { ...old }
+      : { status: passed ? "passed" : "tried", version: version, code: report.dataset.code || "", at: at, source: source };
+    entry.last_failure = failure || (old && old.version === version ? old.last_failure || null : null);
+    data.exercises[id] = entry;
     save(data);
     render();
   }
 
+  // The status as words and a badge kind: passed, tried, stale (an older version), untried.
   function describe(entry, version) {
-    if (!entry) return "not tried yet";
-    if (entry.version !== version) return `${entry.status} on an older version (v${entry.version}): check again`;
-    return entry.status === "passed" ? "passed ✔" : "tried, not passed yet";
+    if (!entry || entry.status === "started") return { text: "not tried yet", kind: "untried" };
+    if (entry.version !== version) {
+      return { text: `${entry.status} on an older version (v${entry.version}): check again`, kind: "stale" };
+    }
+    return entry.status === "passed" ? { text: "passed ✔", kind: "passed" } : { text: "tried, not passed yet", kind: "tried" };
+  }
+
+  function badge(status) {
+    const span = document.createElement("span");
+    span.className = `fl-badge fl-badge--${status.kind}`;
+    span.textContent = status.text;
+    return span;
   }
 
   function render() {
     const data = load();
     document.querySelectorAll("[data-exercise][data-version]").forEach((el) => {
       if (el.classList.contains("fl-report")) return;
-      const text = describe(data.exercises[el.dataset.exercise], Number(el.dataset.version));
+      const status = describe(data.exercises[el.dataset.exercise], Number(el.dataset.version));
       const cell = el.querySelector(".fl-ex-cell") || el.querySelector("b");
-      if (cell) cell.textContent = text;
-      el.classList.toggle("fl-ex--passed", text.startsWith("passed"));
+      if (cell && cell.textContent !== status.text) cell.replaceChildren(badge(status));
+      el.classList.toggle("fl-ex--passed", status.kind === "passed");
     });
   }
 
@@ -64,46 +103,9 @@
       doc.querySelectorAll(".fl-report[data-exercise]").forEach((report) => {
         if (seen.has(report)) return;
         seen.add(report);
-        record(report.dataset.exercise, Number(report.dataset.version), report.dataset.code || "",
-               report.dataset.passed === "true");
+        record(report);
       });
     });
-  }
-
-  function wireExportImport() {
-    const exportButton = document.querySelector(".fl-progress-export");
-    if (exportButton) {
-      exportButton.addEventListener("click", () => {
-        const blob = new Blob([JSON.stringify(load(), null, 1)], { type: "application/json" });
-        const link = document.createElement("a");
-        link.href = URL.createObjectURL(blob);
-        link.download = "fault-lines-progress.json";
-        link.click();
-        URL.revokeObjectURL(link.href);
-      });
-    }
-    const input = document.querySelector(".fl-progress-import");
-    if (input) {
-      input.addEventListener("change", async () => {
-        const file = input.files && input.files[0];
-        if (!file) return;
-        try {
-          const incoming = JSON.parse(await file.text());
-          if (!incoming || typeof incoming.exercises !== "object") throw new Error("not a progress file");
-          const data = load();
-          for (const [id, entry] of Object.entries(incoming.exercises)) {
-            const mine = data.exercises[id];
-            if (!mine || (entry.status === "passed" && mine.status !== "passed") || entry.version > mine.version) {
-              data.exercises[id] = entry;
-            }
-          }
-          save(data);
-          render();
-        } catch (e) {
-          alert(`Could not import progress: ${e.message}`);
-        }
-      });
-    }
   }
 
   // -- shared failing runs ----------------------------------------------------------------------
@@ -160,37 +162,6 @@
     };
   }
 
-  function request(req) {
-    return new Promise((resolve, reject) => {
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-  }
-
-  async function putNotebook(path, notebook) {
-    const open = indexedDB.open(STORAGE);
-    open.onupgradeneeded = () => {
-      if (!open.result.objectStoreNames.contains("files")) open.result.createObjectStore("files");
-    };
-    let db = await request(open);
-    if (!db.objectStoreNames.contains("files")) {
-      const version = db.version + 1;
-      db.close();
-      const upgrade = indexedDB.open(STORAGE, version);
-      upgrade.onupgradeneeded = () => upgrade.result.createObjectStore("files");
-      db = await request(upgrade);
-    }
-    const now = new Date().toISOString();
-    const model = {
-      name: path, path: path, type: "notebook", format: "json", mimetype: "application/x-ipynb+json",
-      content: notebook, created: now, last_modified: now, writable: true, size: JSON.stringify(notebook).length,
-    };
-    const tx = db.transaction("files", "readwrite");
-    tx.objectStore("files").put(model, path);
-    await new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); });
-    db.close();
-  }
-
   function wireReplay() {
     const box = document.querySelector(".fl-replay");
     if (!box) return;
@@ -208,13 +179,13 @@
     button.disabled = false;
     button.addEventListener("click", async () => {
       const path = `replay-${share.exercise}-${share.token.slice(-8).replace(/[^A-Za-z0-9_-]/g, "_")}.ipynb`;
-      await putNotebook(path, replayNotebook(share));
+      await window.FaultLinesStore.putCopy(STORAGE, path, replayNotebook(share));
       location.href = `${box.dataset.lite}lab/index.html?path=${encodeURIComponent(path)}`;
     });
   }
 
   render();
-  wireExportImport();
   wireReplay();
   if (document.querySelector(".fl-lab")) setInterval(scanReports, 1000);
+  return { KEY, STORAGE, load, save, render, describe };
 })();

@@ -3,72 +3,17 @@
 // give it the whole screen on a phone, save the learner's edits when they leave, say so when
 // the kernel cannot start (with a Retry), and say so when the learner's saved copy of a
 // notebook was made from an older shipped version (otherwise the stale copy silently shadows
-// the new one); "Download .ipynb" gives the learner's saved copy when there is one.
+// the new one); "Download .ipynb" gives the learner's saved copy when there is one; "Reset to
+// the original" puts the shipped notebook back and keeps the learner's copy to restore.
+// What a starting lab is doing is lab_start.js's; the saved copies are lab_store.js's.
 (function () {
   "use strict";
 
-  // JupyterLite keeps saved notebooks in IndexedDB through localforage: one database named by
-  // `contentsStorageName` (jupyter-lite.json), keys are contents paths.
-  const STORES_WITH_COPIES = ["files", "checkpoints"];
-
-  function request(req) {
-    return new Promise((resolve, reject) => {
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-  }
-
-  // Open the lab's database only if it exists: opening a missing one would create it empty.
-  async function openStorage(name) {
-    if (!window.indexedDB || !indexedDB.databases) return null;
-    const existing = await indexedDB.databases();
-    if (!existing.some((db) => db.name === name)) return null;
-    return request(indexedDB.open(name));
-  }
-
-  async function savedCopy(storage, path) {
-    const db = await openStorage(storage);
-    if (!db) return null;
-    try {
-      if (!db.objectStoreNames.contains("files")) return null;
-      return await request(db.transaction("files").objectStore("files").get(path));
-    } finally {
-      db.close();
-    }
-  }
-
-  async function deleteCopy(storage, path) {
-    const db = await openStorage(storage);
-    if (!db) return;
-    try {
-      for (const store of STORES_WITH_COPIES) {
-        if (!db.objectStoreNames.contains(store)) continue;
-        const tx = db.transaction(store, "readwrite");
-        tx.objectStore(store).delete(path);
-        await new Promise((resolve, reject) => {
-          tx.oncomplete = resolve;
-          tx.onerror = () => reject(tx.error);
-        });
-      }
-    } finally {
-      db.close();
-    }
-  }
-
-  // A saved copy is a JupyterLite contents model, whose content is the notebook as an object or
-  // as JSON text depending on how it was saved.
-  function notebookOf(model) {
-    const content = model && model.content;
-    if (typeof content !== "string") return content || null;
-    try {
-      return JSON.parse(content);
-    } catch (e) {
-      return null;
-    }
-  }
+  const store = window.FaultLinesStore;
+  const labStart = window.FaultLinesLabStart;
 
   function copyHash(model) {
-    const notebook = notebookOf(model);
+    const notebook = store.notebookOf(model);
     const meta = notebook && notebook.metadata && notebook.metadata.fault_lines;
     return meta ? meta.source_sha256 : null;
   }
@@ -90,7 +35,7 @@
     const frame = panel.querySelector(".fl-lab__iframe");
     if (frame) await saveEdits(frame);
     try {
-      notebook = notebookOf(await savedCopy(panel.dataset.storage, panel.dataset.notebook));
+      notebook = store.notebookOf(await store.savedCopy(panel.dataset.storage, panel.dataset.notebook));
     } catch (error) {
       console.warn("saved copy unreadable, downloading the shipped notebook:", error);
     }
@@ -218,25 +163,37 @@
     if ("mode" in app.shell) app.shell.mode = "single-document";
   }
 
-  function startLab(panel) {
-    const holder = panel.querySelector(".fl-lab__frame");
-    if (holder.querySelector("iframe")) {
-      expand(panel); // on a phone, the start button becomes "Return to the lab"
-      return;
-    }
+  function createFrame(panel) {
     const frame = document.createElement("iframe");
     frame.className = "fl-lab__iframe";
     frame.title = panel.dataset.notebook ? "Lab notebook " + panel.dataset.notebook : "Playground";
     frame.src = labUrl(panel);
+    labStart.begin(panel, frame); // says what the lab does, and hides the frame until it is ready
     frame.addEventListener("load", () => {
       followPageScheme(frame);
       if (panel.dataset.app === "lab") fitPlaygroundToPhone(frame);
     });
-    holder.appendChild(frame);
+    panel.querySelector(".fl-lab__frame").appendChild(frame);
     if (panel.dataset.notebook) {
       startKernelEarly(frame, panel.dataset.notebook).catch((error) => console.warn("early kernel start skipped:", error));
     }
+    return frame;
+  }
+
+  // `quietly`: a lab started again after a reset stays where it was (not over a phone's screen).
+  function startLab(panel, quietly) {
+    const started = panel.classList.contains("fl-lab--started");
+    if (started) {
+      expand(panel); // on a phone, the start button becomes "Return to the lab"
+      return;
+    }
+    // A lab made ready while the learner read (preload) is shown; otherwise one starts now.
+    if (!panel.querySelector(".fl-lab__iframe")) createFrame(panel);
+    panel.classList.remove("fl-lab--preloaded");
+    panel.querySelector(".fl-lab__stage").inert = false;
     panel.classList.add("fl-lab--started");
+    const warm = panel.querySelector(".fl-lab__warm"); // the warm-up's quiet line: the bar speaks now
+    if (warm) warm.hidden = true;
     const start = panel.querySelector(".fl-lab__start");
     const label = panel.dataset.app === "lab" ? "playground" : "lab";
     if (PHONE.matches) {
@@ -245,7 +202,37 @@
       start.disabled = true;
       start.textContent = label === "lab" ? "Lab started" : "Playground started";
     }
-    expand(panel);
+    if (!quietly) expand(panel);
+  }
+
+  // The learner stays on the page: the lab starts hidden (lab_prefetch.js asks, once this
+  // browser has Python ready), so that "Start the lab" has only to show it. Its app loads and
+  // its kernel starts from the snapshot while the learner reads; it is not focused or seen.
+  function preload(panel) {
+    if (panel.classList.contains("fl-lab--started") || panel.querySelector(".fl-lab__iframe")) return;
+    if (document.visibilityState !== "visible") return;
+    panel.classList.add("fl-lab--preloaded");
+    panel.querySelector(".fl-lab__stage").inert = true; // unseen: no focus, no reader announces it
+    const frame = createFrame(panel);
+    // JupyterLab focuses its notebook as it opens, from inside the frame, which `inert` does not
+    // stop: the reader's keys (space to scroll, say) would go to an unseen notebook. The focus
+    // goes back to the page until the lab is shown.
+    const giveBack = () => {
+      if (panel.classList.contains("fl-lab--started")) return window.removeEventListener("blur", giveBack);
+      setTimeout(() => {
+        if (document.activeElement === frame) frame.blur();
+      });
+    };
+    window.addEventListener("blur", giveBack);
+  }
+
+  // A hidden lab that failed is dropped: the learner asked for nothing yet, and their click
+  // then starts a lab afresh.
+  function dropPreloaded(panel) {
+    const frame = panel.querySelector(".fl-lab__iframe");
+    if (frame) frame.remove();
+    panel.classList.remove("fl-lab--preloaded", "fl-lab--covered");
+    panel.querySelector(".fl-lab__stage").inert = false;
   }
 
   // The lab saves the learner's work into the browser a second after each change (the lite
@@ -294,9 +281,14 @@
     document.querySelectorAll(".fl-lab").forEach((panel) => {
       const frame = panel.querySelector(".fl-lab__iframe");
       if (!frame || kernelRuns(frame)) return;
+      if (!panel.classList.contains("fl-lab--started")) {
+        dropPreloaded(panel);
+        return;
+      }
       const notice = panel.querySelector(".fl-lab__failed");
       notice.querySelector(".fl-lab__failed-text").textContent = message.download ? FAILED_DOWNLOAD : FAILED_START;
       notice.hidden = false;
+      labStart.fail(panel);
       collapse(panel); // the notice is on the page, not over the lab
       notice.querySelector(".fl-lab__retry").focus();
     });
@@ -309,35 +301,107 @@
     panel.querySelector(".fl-lab__failed").hidden = true;
     const frame = panel.querySelector(".fl-lab__iframe");
     if (frame) await saveEdits(frame);
-    panel.querySelector(".fl-lab__frame").replaceChildren();
-    startLab(panel);
+    if (frame) frame.remove();
+    createFrame(panel);
+    expand(panel);
   }
 
   async function checkForStaleCopy(panel) {
     if (!panel.dataset.notebook) return;
     const notice = panel.querySelector(".fl-lab__notice");
-    const copy = await savedCopy(panel.dataset.storage, panel.dataset.notebook);
+    const copy = await store.savedCopy(panel.dataset.storage, panel.dataset.notebook);
     notice.hidden = !copy || copyHash(copy) === panel.dataset.sha256;
   }
 
-  async function resetToShipped(panel) {
-    // Close the lab first, so it cannot write its open (stale) notebook back after the reset.
-    const holder = panel.querySelector(".fl-lab__frame");
-    const wasStarted = Boolean(holder.querySelector("iframe"));
-    holder.replaceChildren();
-    await deleteCopy(panel.dataset.storage, panel.dataset.notebook);
+  // Replaces the learner's saved copy (null: back to the shipped notebook) while the lab is
+  // closed, so that it cannot write its open copy back afterwards; the copy replaced is kept
+  // (lab_store.js) and the panel offers it back. A started lab starts again on the new copy.
+  async function replaceNotebook(panel, notebook, reason) {
+    const frame = panel.querySelector(".fl-lab__iframe");
+    const wasStarted = panel.classList.contains("fl-lab--started");
+    if (frame) await saveEdits(frame); // the last second's edits belong to the copy kept
+    if (frame) frame.remove();
+    panel.classList.remove("fl-lab--preloaded");
+    panel.querySelector(".fl-lab__stage").inert = false;
+    const kept = await store.replaceCopy(panel.dataset.storage, panel.dataset.notebook, notebook, reason);
     panel.querySelector(".fl-lab__notice").hidden = true;
     panel.classList.remove("fl-lab--started");
     const start = panel.querySelector(".fl-lab__start");
     start.disabled = false;
     start.textContent = "Start the lab";
-    if (wasStarted) startLab(panel);
+    if (wasStarted) startLab(panel, true);
+    return kept;
+  }
+
+  function when(stamp) {
+    const date = stamp ? new Date(stamp) : null;
+    if (!date || isNaN(date)) return "";
+    return " (saved " + date.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) + ")";
+  }
+
+  async function showRestore(panel) {
+    const backup = await store.backupOf(panel.dataset.notebook);
+    const box = panel.querySelector(".fl-lab__restore");
+    box.hidden = !backup;
+    if (backup) {
+      box.querySelector(".fl-lab__restore-text").textContent =
+        "Your earlier copy of this notebook is kept in this browser" + when(backup.saved_at) + ".";
+    }
+  }
+
+  async function resetToShipped(panel, reason) {
+    const kept = await replaceNotebook(panel, null, reason);
+    const box = panel.querySelector(".fl-lab__restore");
+    await showRestore(panel);
+    const text = box.querySelector(".fl-lab__restore-text");
+    const now = reason === "new version" ? "The notebook is the course's new version." : "The notebook is back to the original.";
+    text.textContent = kept
+      ? now + " Your copy is kept in this browser" + when(kept.saved_at) + "."
+      : "The notebook is the original: you had saved no copy of it in this browser.";
+    box.hidden = false;
+    (kept ? box.querySelector(".fl-lab__restore-copy") : panel.querySelector(".fl-lab__reset-original")).focus();
+  }
+
+  // Swaps the backup and the saved copy: nothing the learner wrote is ever dropped.
+  async function restoreCopy(panel) {
+    const backup = await store.backupOf(panel.dataset.notebook);
+    if (!backup) return;
+    await replaceNotebook(panel, backup.notebook, "restore");
+    await showRestore(panel);
+    panel.querySelector(".fl-lab__restore-text").textContent =
+      "Your copy is back" + when(backup.saved_at) + ". The one it replaced is kept in its place.";
+  }
+
+  function askToReset(panel) {
+    const confirm = panel.querySelector(".fl-lab__confirm");
+    confirm.hidden = false;
+    confirm.querySelector(".fl-lab__confirm-cancel").focus();
+  }
+
+  function setUpReset(panel) {
+    const button = panel.querySelector(".fl-lab__reset-original");
+    if (!button) return;
+    const confirm = panel.querySelector(".fl-lab__confirm");
+    button.addEventListener("click", () => askToReset(panel));
+    confirm.querySelector(".fl-lab__confirm-cancel").addEventListener("click", () => {
+      confirm.hidden = true;
+      button.focus();
+    });
+    confirm.querySelector(".fl-lab__confirm-reset").addEventListener("click", () => {
+      confirm.hidden = true;
+      resetToShipped(panel, "reset").catch((error) => console.warn("reset failed:", error));
+    });
+    panel.querySelector(".fl-lab__restore-copy").addEventListener("click", () => {
+      restoreCopy(panel).catch((error) => console.warn("restore failed:", error));
+    });
+    showRestore(panel).catch((error) => console.warn("backup check skipped:", error));
   }
 
   function setUp(panel) {
     panel.querySelector(".fl-lab__start").addEventListener("click", () => startLab(panel));
     const reset = panel.querySelector(".fl-lab__reset");
-    if (reset) reset.addEventListener("click", () => resetToShipped(panel));
+    if (reset) reset.addEventListener("click", () => resetToShipped(panel, "new version"));
+    setUpReset(panel);
     const keep = panel.querySelector(".fl-lab__keep");
     if (keep) keep.addEventListener("click", () => (panel.querySelector(".fl-lab__notice").hidden = true));
     const download = panel.querySelector(".fl-lab__download");
@@ -358,6 +422,7 @@
     }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   }
 
+  window.FaultLinesLab = { preload };
   document.querySelectorAll(".fl-lab").forEach(setUp);
   followSchemeChanges();
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveAllLabs());

@@ -1,7 +1,26 @@
 // Lab panels (hooks/site_build/lab_panel.py): the lab's start is made ready before the learner
-// presses "Start the lab", so that the click finds it done.
+// presses "Start the lab", so that the click finds it done. The quiet line under the buttons
+// says how far it is ("Preparing Python in the background: 4.1 of 9.8 MB", "Python is ready").
 (function () {
   "use strict";
+
+  const MB = 1e6;
+
+  function say(panel, text) {
+    const line = panel.querySelector(".fl-lab__warm");
+    if (!line) return;
+    const started = panel.classList.contains("fl-lab--started"); // the panel's bar speaks then
+    line.hidden = started || !text;
+    if (line.textContent !== text) line.textContent = text;
+  }
+
+  function sayProgress(panel, report) {
+    if (report.phase === "download" && report.total > 0 && report.loaded < report.total) {
+      say(panel, `Preparing Python in the background: ${(report.loaded / MB).toFixed(1)} of ${(report.total / MB).toFixed(1)} MB`);
+    } else if (report.phase === "download" || report.phase === "python") {
+      say(panel, "Preparing Python in the background");
+    }
+  }
 
   const KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel";
   let prefetched = false;
@@ -24,10 +43,12 @@
   // browser and build; the click's kernel then restores it, or waits for the warm-up to end
   // if it is still running. Where a worker cannot do it, or had nothing to do, the files are
   // prefetched as above.
+  // Resolves to prepareWarmStart's outcome ("made", "ready", "busy", "unsupported"), "ended" if
+  // the learner started the lab first, or "failed".
   async function warmUp(panel, lite, paths) {
     const loader = paths.find((path) => path.endsWith("/kernel-boot.mjs"));
-    if (!loader || !window.Worker || !navigator.locks || !window.caches) return false;
-    if (panel.classList.contains("fl-lab--started")) return false; // its kernel is on its way
+    if (!loader || !window.Worker || !navigator.locks || !window.caches) return "unsupported";
+    if (panel.classList.contains("fl-lab--started")) return "ended"; // its kernel is on its way
     const config = await (await fetch(new URL("jupyter-lite.json", lite))).json();
     const settings = config["jupyter-config-data"].litePluginSettings[KERNEL_PLUGIN];
     const loaderUrl = new URL(loader, lite).href;
@@ -36,9 +57,10 @@
     const options = { indexURL: new URL(".", loaderUrl).href, ...settings.loadPyodideOptions };
     const source =
       `import { prepareWarmStart } from ${JSON.stringify(loaderUrl)};\n` +
-      "self.onmessage = (event) => prepareWarmStart(event.data, () => postMessage({ python: true })).then(" +
-      "(made) => postMessage({ made }), (error) => postMessage({ error: String(error) }));\n";
-    if (panel.classList.contains("fl-lab--started")) return false; // started while the config came
+      "self.onmessage = (event) => prepareWarmStart(event.data, () => postMessage({ python: true }), " +
+      "(report) => postMessage({ report })).then(" +
+      "(outcome) => postMessage({ outcome }), (error) => postMessage({ error: String(error) }));\n";
+    if (panel.classList.contains("fl-lab--started")) return "ended"; // started while the config came
     const script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
     const worker = new Worker(script, { type: "module" });
     const result = await new Promise((resolve) => {
@@ -47,10 +69,11 @@
       // files) gets the kernel's own cold start: waiting for the warm-up and then restoring its
       // snapshot would cost more than it saves. Once its Python runs, the kernel waits for it.
       panel.querySelector(".fl-lab__start").addEventListener("click", () => {
-        if (!pythonRuns) resolve({ made: false });
+        if (!pythonRuns) resolve({ outcome: "ended" });
       });
       worker.onmessage = (event) => {
         if (event.data.python) pythonRuns = true;
+        else if (event.data.report) sayProgress(panel, event.data.report);
         else resolve(event.data);
       };
       worker.onerror = (event) => resolve({ error: event.message || "the warm-up worker failed" });
@@ -59,7 +82,9 @@
     worker.terminate(); // its Python is not needed once the snapshot is stored; ends it otherwise
     URL.revokeObjectURL(script);
     if (result.error) console.warn("lab warm-up skipped:", result.error);
-    return Boolean(result.made);
+    if (result.outcome === "made" || result.outcome === "ready") say(panel, "Python is ready");
+    else say(panel, "");
+    return result.outcome || "failed";
   }
 
   function prepareLab(panel) {
@@ -70,14 +95,17 @@
       .then((response) => (response.ok ? response.json() : []))
       .then(async (paths) => {
         if (!paths.length) return;
-        let warmed = false;
+        let outcome = "unsupported";
         try {
-          warmed = await warmUp(panel, lite, paths);
+          outcome = await warmUp(panel, lite, paths);
         } catch (error) {
           console.warn("lab warm-up skipped:", error);
         }
-        // Once the lab is started its kernel fetches the files itself.
-        if (!warmed && !panel.classList.contains("fl-lab--started")) prefetchFiles(lite, paths);
+        if (panel.classList.contains("fl-lab--started")) return; // its kernel fetches the files itself
+        // Python is ready in this browser: the lab itself starts, hidden (lab.js), so that the
+        // click finds the notebook open and its kernel running.
+        if ((outcome === "made" || outcome === "ready") && window.FaultLinesLab) window.FaultLinesLab.preload(panel);
+        else prefetchFiles(lite, paths);
       })
       .catch((error) => console.warn("lab prefetch skipped:", error));
   }

@@ -1,5 +1,10 @@
 """The report as HTML for a notebook's output (inline styles: no stylesheet reaches an iframe).
 
+Its outer element carries what the course site records as progress (docs/javascripts/exercises.js
+reads it from the lab's iframe; docs/design/progress-file.md is the format it ends up in): the
+exercise, its version, the code's hash, the verdict, the submission's source and, when a run
+failed, that failure's signature (invariant, schedule tokens, hint id, replay token).
+
 Readable on a phone (390 px) as well as a desktop: nothing scrolls inside the output (a notebook
 output already scrolls), the timeline wraps at spaces so an identifier is never split, and the
 replay line may break anywhere (a token has no spaces) rather than run off the edge.
@@ -88,7 +93,19 @@ def _failure(failure: Failure, share_url: str | None) -> str:
     return "".join(parts)
 
 
-def render(report: Report, share_url: str | None = None) -> str:
+def _signature(failure: Failure | None) -> str:
+    """The first failure's signature as data attributes: what groups learners stuck alike."""
+    if failure is None:
+        return ""
+    schedule = json.dumps(failure.schedule, separators=(",", ":"))
+    hint = failure.hint.id if failure.hint is not None else ""
+    return (
+        f' data-invariant="{escape(failure.invariant)}" data-schedule="{escape(schedule)}"'
+        f' data-hint="{escape(hint)}" data-token="{escape(failure.token)}"'
+    )
+
+
+def render(report: Report, share_url: str | None = None, source: str = "") -> str:
     if report.error:
         return f'<div class="fl-report" style="color:{BAD}"><b>Cannot grade:</b> {escape(report.error)}</div>'
     color = OK if report.passed else BAD
@@ -110,7 +127,8 @@ def render(report: Report, share_url: str | None = None) -> str:
         f'<div class="fl-report fl-ex-{escape(report.exercise)} fl-v{report.version} '
         f'fl-{"passed" if report.passed else "failed"} fl-code-{escape(report.code_hash)}" '
         f'data-exercise="{escape(report.exercise)}" data-version="{report.version}" '
-        f'data-passed="{str(report.passed).lower()}" data-code="{escape(report.code_hash)}"{signature}>'
+        f'data-passed="{str(report.passed).lower()}" data-code="{escape(report.code_hash)}"{signature}'
+        f'{_signature(failure)} data-source="{escape(source)}">'
         f'<h4 style="color:{color}">{escape(report.exercise)}: {verdict} '
         f"({report.score:g}/{report.max_score:g} points)</h4>"
         "<table><tr><th></th><th>tier</th><th>points</th><th>schedules</th></tr>"

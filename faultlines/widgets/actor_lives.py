@@ -66,7 +66,6 @@ def chart(options: Options, run: CounterRun) -> svgplot.Chart:
         ylabel="count",
         series=series,
         ylim=(0, CALLS * 1.3),  # headroom: the legend sits above the data
-        width=560,
     )
 
 

@@ -4,6 +4,8 @@ Controls: which fault (none, kill a node, kill a worker on that node), where it 
 Each change re-runs the scenario from scratch with `miniray.sim.run` under that one fault (same
 seed, so only the fault differs) and shows the lanes as SVG, the same lanes as text, and a table:
 what the run returned, when it finished, how many attempts it took, and the token that replays it.
+A fault set after the run's end never strikes, so the run's trace has no mark of it: the chart
+then draws its marker anyway, past the end, and the table says it changed nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import ipywidgets as widgets
 from faultlines.timeline import Observed, observe, render_text
 
 from . import statechart
+from .svgplot import Marker
 
 NONE = "no fault"
 KINDS = (NONE, "kill_node", "kill_worker")
@@ -27,9 +30,28 @@ def faults_for(kind: str, node: str, at: float) -> list[str]:
     return [] if kind == NONE else [f"{kind} {node} at={at:g}"]
 
 
-def summary_rows(observed: Observed) -> list[tuple[str, str]]:
+def missed_fault(observed: Observed, kind: str, at: float) -> bool:
+    """True when the chosen fault never struck: it came after the run had ended, so the run's
+    trace has no mark of it (the chart still shows where it would have been)."""
+    if kind == NONE:
+        return False
+    return not any(mark.time == at and mark.label.startswith(kind) for mark in observed.lanes.marks)
+
+
+def chart(observed: Observed, kind: str, node: str, at: float) -> str:
+    """The lanes as SVG, with the fault's marker always on the time axis, struck or not."""
+    title = f"{kind} {node} at {at:g} s" if kind != NONE else "no fault"
+    if not missed_fault(observed, kind, at):
+        return statechart.render(statechart.from_lanes(observed.lanes, title=title))
+    strip = statechart.from_lanes(observed.lanes, title=title, end=max(observed.lanes.end, at))
+    strip.rules.append(Marker(at, f"{kind} {node} at {at:g} s: after the run ended"))
+    return statechart.render(strip)
+
+
+def summary_rows(observed: Observed, missed: str = "") -> list[tuple[str, str]]:
     run = observed.run
-    return [
+    fault = [("fault", missed)] if missed else []
+    return fault + [
         ("result", observed.outcome()),
         ("finished at (virtual s)", f"{run.virtual_time:g}"),
         ("task attempts", str(observed.lanes.attempts())),
@@ -59,18 +81,20 @@ def fault_time(
     at_w = widgets.FloatSlider(
         value=at, min=0.0, max=horizon, step=0.25, description="at (s)", readout_format=".2f"
     )
-    chart = widgets.HTML()
+    picture = widgets.HTML()
     table = widgets.HTML()
     text = widgets.HTML()
 
     def update(_change: object = None) -> None:
-        observed = observe(scenario, seed=seed, faults=faults_for(kind_w.value, node_w.value, at_w.value))
-        title = f"{kind_w.value} {node_w.value} at {at_w.value:g} s" if kind_w.value != NONE else "no fault"
-        chart.value = statechart.render(statechart.from_lanes(observed.lanes, title=title))
-        table.value = _table(summary_rows(observed))
+        kind, node, at = kind_w.value, node_w.value, at_w.value
+        observed = observe(scenario, seed=seed, faults=faults_for(kind, node, at))
+        picture.value = chart(observed, kind, node, at)
+        missed = missed_fault(observed, kind, at)
+        note = f"{kind} {node} at {at:g} s came after the run ended, so it changed nothing" if missed else ""
+        table.value = _table(summary_rows(observed, note))
         text.value = f"<pre>{escape(render_text(observed.lanes))}</pre>"
 
     for control in (kind_w, node_w, at_w):
         control.observe(update, names="value")
     update()
-    return widgets.VBox([widgets.HBox([kind_w, node_w]), at_w, chart, table, text])
+    return widgets.VBox([widgets.HBox([kind_w, node_w]), at_w, picture, table, text])

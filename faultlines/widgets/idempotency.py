@@ -47,7 +47,6 @@ def chart(choice: Choice, charges: dict[str, list[int]]) -> svgplot.Chart:
         series=series,
         rules=[svgplot.Marker(choice.step, "yours")] if choice.crashes else [],
         ylim=(0, max(4, max(max(c) for c in charges.values()) + 2)),  # headroom for the legend
-        width=560,
     )
 
 

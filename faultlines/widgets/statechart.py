@@ -24,7 +24,7 @@ from html import escape
 
 from faultlines.timeline.lanes import ERROR, FAILED, OK, OPEN, Lanes
 
-from .svgplot import FAINT, INK, PALETTE, Marker, nice_ticks
+from .svgplot import FAINT, INK, PALETTE, WIDTH, Marker, nice_ticks
 
 # The ledger's states get fixed colours so every chart in the course reads the same way.
 STATE_COLOURS = {
@@ -123,7 +123,7 @@ class Strip:
     rows: list[Row] = field(default_factory=list)
     rules: list[Marker] = field(default_factory=list)
     colours: dict[str, str] = field(default_factory=dict)
-    width: int = 640
+    width: int = WIDTH
     row_height: int = 26
     x_range: tuple[float, float] | None = None
     summary: str | None = None  # the <title>; None: the title, then every row's bands
@@ -227,19 +227,24 @@ def render(strip: Strip) -> str:
             out += _band(strip, band, y, baseline, px, colour_of(strip, band.state, states))
     for index, rule in enumerate(strip.rules):
         x = px(rule.x)
+        anchor = ""
         if look.rules_below:
             out.append(
                 f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="{INK}" '
                 'stroke-dasharray="4 3"/>'
             )
-            label_x, label_y = min(x, strip.width - 200), top + plot_h + 48 + 16 * index
+            label_x, label_y = x, top + plot_h + 48 + 16 * index
+            # A rule in the right half is labelled leftwards from it, so that a long label (a
+            # fault past the run's end) stays inside the drawing.
+            if x > left + plot_w / 2:
+                anchor = ' text-anchor="end"'
         else:
             label_x, label_y = x + 3, 38 + 12 * index
             out.append(
                 f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{label_y + 2}" y2="{top + plot_h}" stroke="{INK}" '
                 'stroke-width="1.5" stroke-dasharray="4 3"/>'
             )
-        out.append(f'<text x="{label_x:.1f}" y="{label_y}" fill="{INK}">{escape(rule.label)}</text>')
+        out.append(f'<text x="{label_x:.1f}" y="{label_y}"{anchor} fill="{INK}">{escape(rule.label)}</text>')
     for index, state in enumerate(states if look.legend else []):
         lx = left + (index % 4) * (plot_w / 4)
         ly = top + plot_h + 48 + 20 * (index // 4)
@@ -291,7 +296,7 @@ def _band(
     return out
 
 
-def from_lanes(lanes: Lanes, title: str = "Timeline", width: int = 640, end: float | None = None) -> Strip:
+def from_lanes(lanes: Lanes, title: str = "Timeline", width: int = WIDTH, end: float | None = None) -> Strip:
     """A run's lanes (faultlines.timeline): one row per worker, a bar per task attempt, in LANES."""
     rows = [
         Row(

@@ -113,8 +113,8 @@ def add_nav(config, repo: Path) -> None:
             return
 
 
-def _script(depth: int) -> str:
-    return f'<script src="{"../" * depth}javascripts/exercises.js"></script>'
+def _script(depth: int, name: str = "exercises") -> str:
+    return f'<script src="{"../" * depth}javascripts/{name}.js"></script>'
 
 
 def _exercise_page(ex: ExerciseInfo, order: list[wayfinding.Stop]) -> str:
@@ -123,7 +123,7 @@ def _exercise_page(ex: ExerciseInfo, order: list[wayfinding.Stop]) -> str:
     statement = ex.statement.split("\n", 1)[1] if ex.statement.startswith("# ") else ex.statement
     status = (
         f'<p class="fl-ex-status" data-exercise="{ex.id}" data-version="{ex.version}">'
-        "Status in this browser: <b>not tried yet</b></p>"
+        'Status in this browser: <b><span class="fl-badge fl-badge--untried">not tried yet</span></b></p>'
     )
     return (
         f"---\nnotebook: {ex.id}\n---\n\n# {ex.id}: {ex.title}\n\n{status}{named}\n{statement}\n"
@@ -139,10 +139,13 @@ def _exercise_page(ex: ExerciseInfo, order: list[wayfinding.Stop]) -> str:
 
 
 def _index_page(all_ex: list[ExerciseInfo]) -> str:
+    # Each cell names its column for a phone, where the rows stack (stylesheets/exercises.css).
     rows = "\n".join(
-        f'<tr data-exercise="{ex.id}" data-version="{ex.version}"><td><a href="{ex.id}/">{ex.id}</a></td>'
-        f"<td>{html.escape(ex.title)}</td><td>{html.escape(ex.summary)}</td>"
-        '<td class="fl-ex-cell">not tried yet</td></tr>'
+        f'<tr data-exercise="{ex.id}" data-version="{ex.version}">'
+        f'<td class="fl-ex-id"><a href="{ex.id}/">{ex.id}</a></td>'
+        f'<td class="fl-ex-title">{html.escape(ex.title)}</td>'
+        f'<td class="fl-ex-summary">{html.escape(ex.summary)}</td>'
+        '<td class="fl-ex-cell"><span class="fl-badge fl-badge--untried">not tried yet</span></td></tr>'
         for ex in all_ex
     )
     return (
@@ -150,13 +153,21 @@ def _index_page(all_ex: list[ExerciseInfo]) -> str:
         "Each exercise is a notebook with a `check()` cell. The grader runs your code under every small "
         "schedule of faults (crashes before and after each effect, a lost node, a second client) and "
         "shows the shortest one that breaks it. Your progress is kept in this browser only: no account, "
-        "nothing sent anywhere. Export it to a file to move it to another browser.\n\n"
+        "nothing sent anywhere. Export it to a file to keep a backup or to move it to another "
+        "browser: the file holds each exercise's status and each notebook you worked in, as you "
+        "left it.\n\n"
         '<table class="fl-exercises"><thead><tr><th>Exercise</th><th>Title</th><th>What it is about</th>'
         f"<th>Your status</th></tr></thead><tbody>\n{rows}\n</tbody></table>\n\n"
-        '<p><button type="button" class="md-button fl-progress-export">Export progress</button> '
-        '<label class="md-button">Import progress <input type="file" class="fl-progress-import" '
-        'accept="application/json" hidden></label></p>\n\n'
-        "Instructors: see [grading with the command line](instructors.md).\n\n" + _script(1) + "\n"
+        '<p class="fl-progress-buttons"><button type="button" class="md-button fl-progress-export">'
+        "Export progress</button> "
+        '<button type="button" class="md-button fl-progress-import-button">Import progress</button>'
+        '<input type="file" class="fl-progress-import" accept="application/json,.json" hidden></p>\n'
+        '<p class="fl-progress-result" role="status" hidden></p>\n\n'
+        "Instructors: see [grading with the command line](instructors.md).\n\n"
+        + _script(1)
+        + "\n"
+        + _script(1, "progress")
+        + "\n"
     )
 
 

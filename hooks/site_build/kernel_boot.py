@@ -8,11 +8,18 @@ never restores an old snapshot.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 from pathlib import Path
 
+from .kernel_pack import Packs
+from .serve import COMPRESSIBLE
+
 PLAIN_URL = "./static/pyodide/pyodide.mjs"
+# What a start fetches from the Pyodide folder (the loader's own imports, pyodide.mjs and
+# pyodide.asm.mjs, come as modules, before it can count): the page's progress bar adds these up.
+FETCHED_AT_BOOT = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 LOADER = "kernel-boot.mjs"
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 
@@ -35,11 +42,22 @@ def boot_packages(lite_dir: Path) -> list[str]:
     return list(_kernel_settings(config)["loadPyodideOptions"]["packages"])
 
 
-def install_loader(repo: Path, lite_dir: Path, pack: Path) -> str:
-    """Write the loader (naming the boot pack, kernel_pack.write_pack) next to pyodide.mjs and
-    point the kernel at it; returns the BOOT_ID."""
+def boot_files(pyodide_dir: Path, names: list[str]) -> dict[str, list[int]]:
+    """{name: [bytes unpacked, bytes sent]} for the files a start fetches: sent is gzip's size
+    (level 6, as `make serve` compresses) for the types a static host compresses."""
+    sizes = {}
+    for name in names:
+        data = (pyodide_dir / name).read_bytes()
+        sent = len(gzip.compress(data, compresslevel=6)) if Path(name).suffix in COMPRESSIBLE else len(data)
+        sizes[name] = [len(data), sent]
+    return sizes
+
+
+def install_loader(repo: Path, lite_dir: Path, packs: Packs) -> str:
+    """Write the loader (naming the packs, kernel_pack.write_pack) next to pyodide.mjs and point
+    the kernel at it; returns the BOOT_ID."""
     source = (repo / "playground/kernel_boot.mjs").read_text(encoding="utf-8")
-    for placeholder in ("__BOOT_ID__", "__BOOT_PACK__"):
+    for placeholder in ("__BOOT_ID__", "__BOOT_PACK__", "__BOOT_FILES__", "__DEFERRED__"):
         if source.count(placeholder) != 1:
             raise SystemExit(f"kernel_boot: playground/kernel_boot.mjs must name {placeholder} exactly once")
     pyodide_dir = lite_dir / "static/pyodide"
@@ -47,7 +65,16 @@ def install_loader(repo: Path, lite_dir: Path, pack: Path) -> str:
     config = json.loads(config_path.read_text(encoding="utf-8"))
     settings = _kernel_settings(config)
     ident = boot_id(pyodide_dir, source)
-    loader = source.replace("__BOOT_ID__", ident).replace("__BOOT_PACK__", pack.name)
+    fetched = json.dumps(boot_files(pyodide_dir, [*FETCHED_AT_BOOT, packs.boot.name]))
+    deferred = json.dumps(
+        {"pack": packs.deferred.name, "modules": packs.deferred_modules}, separators=(",", ":")
+    )
+    loader = (
+        source.replace("__BOOT_ID__", ident)
+        .replace("__BOOT_PACK__", packs.boot.name)
+        .replace("__BOOT_FILES__", fetched)
+        .replace("__DEFERRED__", deferred)
+    )
     (pyodide_dir / LOADER).write_text(loader, encoding="utf-8")
     if settings.get("pyodideUrl") != PLAIN_URL:
         raise SystemExit(

@@ -10,6 +10,7 @@ and points the kernel at it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -58,6 +59,27 @@ def fetch_pypi_wheels(requirements: Path, dest: Path) -> None:
         ],
         "downloading the kernel's wheels from PyPI",
     )
+
+
+def pinned_wheels(requirements: Path, folder: Path) -> list[Path]:
+    """The wheels in folder that kernel-wheels.txt pins (name==version): a wheel cached for an
+    older pin stays in the download folder, and must not reach the site beside the new one."""
+    pins = set()
+    for line in requirements.read_text().splitlines():
+        spec = line.split("#", 1)[0].split("--hash", 1)[0].strip()
+        if spec:
+            name, _, version = spec.partition("==")
+            pins.add((re.sub(r"[-_.]+", "_", name).lower(), version.strip()))
+    chosen = []
+    for wheel in sorted(folder.glob("*.whl")):
+        name, version = wheel.name.split("-")[:2]
+        if (name.lower(), version) in pins:
+            chosen.append(wheel)
+    if len(chosen) != len(pins):
+        raise SystemExit(
+            f"{folder}: expected a wheel for each of the {len(pins)} pins in {requirements.name}"
+        )
+    return chosen
 
 
 def miniray_source(repo: Path) -> Path:
@@ -118,8 +140,9 @@ def stage_pyodide(repo: Path, lite_src: Path) -> Path:
         shutil.copy2(npm_pyodide / name, out / name)
 
     cache = repo / "build/wheels"
-    fetch_pypi_wheels(repo / "playground/kernel-wheels.txt", cache / "pypi")
-    for wheel in (cache / "pypi").glob("*.whl"):
+    requirements = repo / "playground/kernel-wheels.txt"
+    fetch_pypi_wheels(requirements, cache / "pypi")
+    for wheel in pinned_wheels(requirements, cache / "pypi"):
         shutil.copy2(wheel, out / wheel.name)
     for wheel in (_kernel_extension_dir() / "static/pypi").glob("*.whl"):
         if wheel.name.startswith(KERNEL_SHIMS):

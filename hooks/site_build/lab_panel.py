@@ -16,7 +16,10 @@ LITE_DIR = "lite"  # where the JupyterLite build sits inside the site
 
 
 # Shared by both panels: the failure notice (shown by lab.js when the kernel cannot start) and
-# the stage that holds the iframe, with the phone's "back to the lesson" bar.
+# the stage that holds the iframe. The stage's bar says what the lab is doing (lab_start.js: the
+# start's phases and bytes, then the kernel's status, which JupyterLab hides in an overflow menu
+# on a phone) and, over a full-screen lab on a phone, leads back to the lesson. The cover hides
+# the iframe until its notebook shows in the page's scheme: no blank or white frame meanwhile.
 _STAGE = """  <div class="admonition failure fl-lab__failed" role="alert" hidden>
     <p class="fl-lab__failed-text"></p>
     <p><button type="button" class="md-button md-button--primary fl-lab__retry">Retry</button></p>
@@ -24,8 +27,27 @@ _STAGE = """  <div class="admonition failure fl-lab__failed" role="alert" hidden
   <div class="fl-lab__stage">
     <div class="fl-lab__bar">
       <button type="button" class="md-button fl-lab__collapse">Back to the page</button>
+      <p class="fl-lab__status"><span class="fl-lab__phase" role="status"></span><span class="fl-lab__bytes"></span></p>
+      <progress class="fl-lab__meter" max="1" aria-label="Lab start"></progress>
     </div>
-    <div class="fl-lab__frame"></div>
+    <div class="fl-lab__frame">
+      <div class="fl-lab__cover" aria-hidden="true"><p class="fl-lab__cover-text"></p>
+        <progress class="fl-lab__cover-meter" max="1"></progress></div>
+    </div>
+  </div>"""
+
+# The quiet line under the buttons: the warm-up that runs while the learner reads
+# (lab_prefetch.js) and, on a lesson, the way back from a reset (lab_reset.js).
+_WARM = '  <p class="fl-lab__warm" hidden></p>'
+_RESET = """  <div class="fl-lab__confirm" role="group" aria-label="Reset to the original" hidden>
+    <p>Put the notebook back as the course ships it? Your copy is kept in this browser, and
+    "Restore my copy" brings it back.</p>
+    <p><button type="button" class="md-button md-button--primary fl-lab__confirm-reset">Reset it</button>
+    <button type="button" class="md-button fl-lab__confirm-cancel">Cancel</button></p>
+  </div>
+  <div class="fl-lab__restore" hidden>
+    <p class="fl-lab__restore-text" role="status"></p>
+    <p><button type="button" class="md-button fl-lab__restore-copy">Restore my copy</button></p>
   </div>"""
 
 
@@ -46,7 +68,10 @@ def lesson_panel(page_url: str, notebook_path: str, sha256: str, storage_name: s
     <button type="button" class="md-button md-button--primary fl-lab__start">Start the lab</button>
     <a class="md-button fl-lab__playground" href="{lite}lab/index.html?path={path}">Open in the playground</a>
     <a class="md-button fl-lab__download" href="{lite}files/{path}" download="{name}">Download .ipynb</a>
+    <button type="button" class="md-button fl-lab__reset-original">Reset to the original</button>
   </div>
+{_WARM}
+{_RESET}
   <div class="admonition warning fl-lab__notice" role="alert" hidden>
     <p class="admonition-title">This notebook has a newer version</p>
     <p>The lesson's notebook changed since you saved your copy in this browser, and your copy is
@@ -68,6 +93,7 @@ def playground_panel(page_url: str) -> str:
     <button type="button" class="md-button md-button--primary fl-lab__start">Start the playground</button>
     <a class="md-button" href="{lite}lab/index.html">Open it full screen</a>
   </div>
+{_WARM}
 {_STAGE}
 </div>
 """

@@ -13,7 +13,7 @@ steps fall in five groups:
   and link its terms' first uses, fill the numbers, place the figures, add the lab panel and
   the Previous/Next links.
 - on_post_build, `finish`: check every figure is shown and no page names a CDN, then copy the
-  lab into the site.
+  lab into the site, and drop the source maps.
 
 `with_lab=False` (FAULT_LINES_SKIP_LITE=1) skips `build_lab` (notebooks are still written, so
 hashes and links are real): a quick `mkdocs build --strict` for checking pages and links only.
@@ -46,6 +46,7 @@ from . import (
     lesson_numbers,
     lite_build,
     prose_digits,
+    source_maps,
     wayfinding,
 )
 from .lesson_notebooks import ShippedNotebook
@@ -212,6 +213,7 @@ def finish(build: SiteBuild, site_dir: Path, warn: Log) -> None:
         raise SystemExit(f"built pages name a CDN (the site must be self-contained): {offenders}")
     if build.with_lab:
         shutil.copytree(LITE_BUILD, site_dir / lab_panel.LITE_DIR, dirs_exist_ok=True)
+    source_maps.strip(site_dir)
 
 
 def _pages_naming_a_cdn(site_dir: Path) -> list[str]:

@@ -173,3 +173,13 @@ def without_warm_up(context) -> None:
     context.route(
         "**/lite/prefetch.json", lambda route: route.fulfill(body="[]", content_type="application/json")
     )
+
+
+def screen(width: int, scheme: str) -> dict:
+    """Browser context options for a reader at `width` px in the light or dark scheme; under 600
+    px, a phone (touch, twice the pixels)."""
+    phone = width < 600
+    options = {"viewport": {"width": width, "height": 844 if phone else 900}, "color_scheme": scheme}
+    if phone:
+        options.update(device_scale_factor=2, has_touch=True, is_mobile=True)
+    return options

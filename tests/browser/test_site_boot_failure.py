@@ -93,3 +93,40 @@ def test_a_dropped_boot_file_is_told_and_retry_starts_the_lab_keeping_edits(new_
     assert navigations == [], "Retry reloaded the page"
     assert failed.is_hidden()
     assert not [u for u in traffic.off_site()], "requests left 127.0.0.1"
+
+
+def test_on_a_dark_phone_a_failed_start_is_told_on_the_page_and_retry_starts_the_lab(new_context, flaky_url):
+    """Issue 24: the start's feedback leaves a failure its own message and Retry. On a phone the
+    full-screen lab gives way to the page, where the notice is, and Retry brings the lab back."""
+    context, traffic = new_context(
+        viewport={"width": 390, "height": 844},
+        color_scheme="dark",
+        device_scale_factor=2,
+        has_touch=True,
+        is_mobile=True,
+    )
+    context.route(
+        "**/lite/prefetch.json", lambda route: route.fulfill(body="[]", content_type="application/json")
+    )
+    page = context.new_page()
+    page.goto(flaky_url + "lessons/01_mini_runtime/")
+    page.get_by_role("button", name="Start the lab").click()
+    assert page.locator(".fl-lab__phase").inner_text()  # the start speaks from the click
+
+    failed = page.locator(".fl-lab__failed")
+    failed.wait_for(state="visible", timeout=120_000)
+    assert DropOnceHandler.dropped, "the server never dropped the file"
+    assert failed.locator(".fl-lab__failed-text").inner_text() == FAILED_DOWNLOAD
+    assert page.evaluate("document.activeElement.textContent") == "Retry"
+    box = failed.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and 0 <= box["y"] < 844, box
+    assert page.locator(".fl-lab__cover").is_hidden()
+
+    page.get_by_role("button", name="Retry").click()
+    assert failed.is_hidden()
+    frame_locator, frame = wait_for_lab(page)
+    assert page.locator("iframe.fl-lab__iframe").bounding_box()["width"] == 390
+    run_all_cells(frame)
+    assert wait_for_output(frame_locator, "[0, 2, 4, 6]").strip() == "[0, 2, 4, 6]"
+    page.locator(".fl-lab__phase", has_text="Python is ready").wait_for(timeout=60_000)
+    assert not traffic.off_site()

@@ -180,7 +180,9 @@ def test_reading_the_page_warms_the_kernel_up_so_the_first_start_restores(new_co
     # The learner reads; meanwhile the page makes this browser's snapshot in a worker.
     page.goto(base_url + LESSON)
     _wait_for_snapshot(page, boot_id, timeout_ms=BOOT_TIMEOUT_MS)
-    assert not page.locator("iframe.fl-lab__iframe").count(), "the warm-up started the lab"
+    # Then the lab starts unseen (test_site_lab_start.py): none is shown before the click.
+    assert not page.locator(".fl-lab--started").count(), "the warm-up started the lab"
+    assert not page.locator("iframe.fl-lab__iframe").is_visible()
 
     # The first start is then a warm one, and the lab works.
     frame_locator, frame = start_lab(page)

@@ -13,6 +13,9 @@ Widgets: after the last cell, every interactive control the notebook created (sl
 checkboxes, ...) is set to other values, as a learner would with the mouse or keyboard. Each
 change runs the notebook's observers; an observer that raises fails the notebook, and a control
 whose changes never alter any other widget's value is reported as not reacting.
+
+Charts: every SVG a widget shows, as its text's smallest size and the width it is drawn for
+(its viewBox), so that the tests can say how large that text shows in a phone's lab.
 """
 
 from __future__ import annotations
@@ -105,6 +108,45 @@ def exercise_widgets() -> list[dict[str, Any]]:
     return report
 
 
+SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+VIEWBOX_WIDTH = re.compile(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) ')
+# The debugger's lanes are never drawn narrower than this: on a phone they scroll sideways
+# (faultlines/debugger/static/debugger.css, `.fl-dbg-lanes svg { min-width }`).
+SCROLLED_LANES = re.compile(r'<div class="fl-dbg-lanes"[^>]*>\s*$')
+LANES_MIN_PX = 640
+FONT_SIZE = re.compile(r'font(?:-size)?[:=]\s*"?([0-9.]+)(?:px)?')
+
+
+def chart_text() -> list[dict[str, Any]]:
+    """Each SVG in a widget's value: its drawn width and its smallest text, in its own units."""
+    registry = _widget_registry()
+    charts = []
+    for widget in list((registry or {}).values()):
+        value = getattr(widget, "value", None)
+        if not isinstance(value, str) or "<svg" not in value:
+            continue
+        for found in SVG.finditer(value):
+            svg = found.group(0)
+            width = VIEWBOX_WIDTH.search(svg)
+            sizes = [float(size) for size in FONT_SIZE.findall(svg)]
+            if width and sizes:
+                scrolls = bool(SCROLLED_LANES.search(value[: found.start()]))
+                charts.append(
+                    {
+                        "viewbox": float(width.group(1)),
+                        "smallest": min(sizes),
+                        "title": _title(svg),
+                        "min_shown": LANES_MIN_PX if scrolls else 0,
+                    }
+                )
+    return charts
+
+
+def _title(svg: str) -> str:
+    found = re.search(r"<title>(.*?)</title>", svg, re.S)
+    return found.group(1)[:60] if found else ""
+
+
 def _reset() -> None:
     """A fresh interpreter state for the next notebook (Pyodide runs them all in one)."""
     registry = _widget_registry()
@@ -119,7 +161,14 @@ def run(cells: list[list[Any]], excuse_matplotlib: bool = False) -> dict[str, An
     """Execute the cells; return {ran, skipped, excused, failed: {cell, source, error} | None, widgets}."""
     _reset()
     namespace: dict[str, Any] = {"__name__": "__main__"}
-    report: dict[str, Any] = {"ran": 0, "skipped": 0, "excused": 0, "failed": None, "widgets": []}
+    report: dict[str, Any] = {
+        "ran": 0,
+        "skipped": 0,
+        "excused": 0,
+        "failed": None,
+        "widgets": [],
+        "charts": [],
+    }
     printed = io.StringIO()
     for index, (source, tags) in enumerate(cells, start=1):
         if SKIP_TAG in tags:
@@ -141,6 +190,7 @@ def run(cells: list[list[Any]], excuse_matplotlib: bool = False) -> dict[str, An
     try:
         with contextlib.redirect_stdout(printed):
             report["widgets"] = exercise_widgets()
+            report["charts"] = chart_text()
     except BaseException:
         report["failed"] = {"cell": "widgets", "source": "", "error": traceback.format_exc()}
     finally:

@@ -7,6 +7,8 @@
 // one interpreter; the report maps each name to the runner's report. The wheel dir holds the
 // pure-Python wheels the site's kernel boots from (ipywidgets, traitlets, IPython, ...; `make
 // site` downloads them to build/wheels/pypi); they are unzipped into site-packages, offline.
+// The report also lists the module files the notebooks imported ("imported": what the runner had
+// not imported before them), which the lab's first download must hold (boot_split.py).
 // Exit code 0 when every notebook was run (pass or fail is in the report), 3 if Pyodide failed.
 
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -38,8 +40,12 @@ importlib.invalidate_caches()
 import json, platform, sys
 import notebook_runner
 _report = {"python": platform.python_version(), "platform": sys.platform, "notebooks": {}}
+_before = set(sys.modules)
 for _nb in json.loads(notebooks_json):
     _report["notebooks"][_nb["name"]] = notebook_runner.run(_nb["cells"], excuse_matplotlib=True)
+_report["imported"] = sorted(
+    _file for _name in set(sys.modules) - _before if (_file := getattr(sys.modules[_name], "__file__", None))
+)
 json.dumps(_report)
 `);
   writeFileSync(reportPath, report);

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import xml.etree.ElementTree as ET
 
 import miniray
 from faultlines.stories.squares import squares
@@ -11,6 +12,8 @@ from faultlines.timeline.lanes import FAILED, OK
 from faultlines.widgets import statechart
 from faultlines.widgets.fault_time import fault_time, faults_for
 from miniray import exceptions as E
+
+NS = "{http://www.w3.org/2000/svg}"
 
 FAULT = "kill_node node:1 at=1.5"
 
@@ -97,6 +100,31 @@ def test_widget_reruns_the_story_under_the_chosen_fault():
     assert "<td>2</td>" in table.value and "<td>6</td>" in table.value
     assert "<svg" in widget.children[2].value and "[#1==]" in widget.children[4].value
     assert faults_for("kill_worker", "node:2", 0.5) == ["kill_worker node:2 at=0.5"]
+
+
+def test_a_fault_after_the_run_ended_keeps_its_marker_and_says_it_changed_nothing():
+    """Issue 24: the kill slid past the job's end (2 s) used to vanish from the chart, as it
+    never struck. Its marker stays, at the chosen time past the last bar, labelled inside the
+    drawing, and the table says why the run is the fault-free one."""
+    widget = fault_time(squares)
+    at = widget.children[1]
+    at.value = 3.0
+    chart, table = widget.children[2].value, widget.children[3].value
+    root = ET.fromstring(chart)
+    labels = [t for t in root.iter(f"{NS}text") if "after the run ended" in (t.text or "")]
+    assert [t.text for t in labels] == ["kill_node node:1 at 3 s: after the run ended"]
+    (label,) = labels
+    width = float(root.get("viewBox").split()[2])
+    assert label.get("text-anchor") == "end" and float(label.get("x")) <= width
+    rules = [ln for ln in root.iter(f"{NS}line") if ln.get("stroke-dasharray") == "4 3"]
+    bars_end = max(float(r.get("x")) + float(r.get("width")) for r in root.iter(f"{NS}rect") if r.get("rx"))
+    assert len(rules) == 1 and float(rules[0].get("x1")) > bars_end
+    assert "came after the run ended, so it changed nothing" in table
+    assert "<td>2</td>" in table  # the fault-free run: finished at 2 s
+    # Back before the end, the fault strikes and its marker is the run's own.
+    at.value = 1.5
+    assert "after the run ended" not in widget.children[2].value + widget.children[3].value
+    assert "kill_node node:1" in widget.children[2].value
 
 
 def test_no_retries_surfaces_the_node_death():

@@ -50,3 +50,33 @@ def test_notebook_runs_in_cpython(source: Path):
         assert report["widgets"], f"{source.name} makes widgets, but none was found to drive in CPython"
     dead = [w["control"] for w in report["widgets"] if w["tried"] and not w["reacted"]]
     assert not dead, f"{source.name}: these controls changed nothing when moved: {dead}"
+
+
+# How wide the lab shows a widget's output on a 390 px phone: the notebook fills the screen and
+# its prompts fold away. Measured in Chromium by tests/browser/test_site_lab_widgets.py, which
+# fails if it is ever narrower.
+PHONE_OUTPUT_PX = 348
+MIN_TEXT_PX = 8
+
+
+def _shown_width(chart: dict) -> float:
+    """How wide a phone's lab shows a chart: the output's width, or its drawn width if less; the
+    debugger's lanes keep a minimum width and scroll sideways instead."""
+    return min(chart["viewbox"], max(PHONE_OUTPUT_PX, chart["min_shown"]))
+
+
+@pytest.mark.parametrize("source", [s for s in lesson_sources() if uses_widgets(s)], ids=lambda p: p.stem)
+def test_every_widget_chart_shows_its_text_at_8px_on_a_phone(source: Path):
+    """Issue 24: lesson 5's chart showed its labels at about 7 px in a phone's lab. Every chart a
+    widget draws (after its controls were moved, as the runner does) has its smallest text at
+    8 px or more when the lab shows it PHONE_OUTPUT_PX wide (or at its drawn width, if less): the
+    check build-time figures have, applied to the widgets' own SVG."""
+    report = run_in_cpython(source)
+    assert report["failed"] is None, describe_failure(source.name, "CPython", report)
+    assert report["charts"], f"{source.name}: its widget drew no chart the runner could find"
+    shown = {
+        chart["title"]: round(chart["smallest"] * _shown_width(chart) / chart["viewbox"], 2)
+        for chart in report["charts"]
+    }
+    small = {title: px for title, px in shown.items() if px < MIN_TEXT_PX}
+    assert not small, f"{source.name}: chart text under {MIN_TEXT_PX} px on a phone: {small}"

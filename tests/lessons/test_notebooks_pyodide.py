@@ -9,16 +9,19 @@ after another, each in a fresh namespace (tests/lessons/notebook_runner.py).
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
+import struct
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
 from lesson_files import HERE, REPO, code_cells, describe_failure, lesson_sources, uses_widgets
 
-from hooks.site_build import kernel_dist
+from hooks.site_build import boot_split, kernel_dist
 
 pytestmark = pytest.mark.pyodide
 
@@ -26,15 +29,24 @@ WHEELS = REPO / "build/wheels/pypi"  # filled by `make site` (hooks/site_build/k
 TIMEOUT_S = 900
 
 
-def _kernel_wheels() -> Path:
-    """The lab's wheels; fetched (hash-pinned, as the site build does) if no build made them yet."""
-    if not list(WHEELS.glob("ipywidgets-*.whl")):
-        kernel_dist.fetch_pypi_wheels(REPO / "playground/kernel-wheels.txt", WHEELS)
-    return WHEELS
+def _kernel_wheels(work: Path) -> Path:
+    """The lab's wheels; fetched (hash-pinned, as the site build does) if no build made them yet.
+    Only the pinned ones: the download folder keeps wheels of older pins too."""
+    requirements = REPO / "playground/kernel-wheels.txt"
+    try:
+        pinned = kernel_dist.pinned_wheels(requirements, WHEELS)
+    except SystemExit:
+        kernel_dist.fetch_pypi_wheels(requirements, WHEELS)
+        pinned = kernel_dist.pinned_wheels(requirements, WHEELS)
+    folder = work / "wheels"
+    folder.mkdir()
+    for wheel in pinned:
+        shutil.copy2(wheel, folder / wheel.name)
+    return folder
 
 
 @pytest.fixture(scope="module")
-def pyodide_reports(tmp_path_factory) -> dict:
+def pyodide_run(tmp_path_factory) -> dict:
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: the Pyodide notebook test needs Node.js")
@@ -47,7 +59,7 @@ def pyodide_reports(tmp_path_factory) -> dict:
             str(HERE / "run_notebooks_pyodide.mjs"),
             str(work / "notebooks.json"),
             str(work / "report.json"),
-            str(_kernel_wheels()),
+            str(_kernel_wheels(work)),
         ],
         cwd=REPO,
         capture_output=True,
@@ -60,7 +72,12 @@ def pyodide_reports(tmp_path_factory) -> dict:
     )
     report = json.loads((work / "report.json").read_text())
     assert report["platform"] == "emscripten", report["platform"]
-    return report["notebooks"]
+    return report
+
+
+@pytest.fixture(scope="module")
+def pyodide_reports(pyodide_run) -> dict:
+    return pyodide_run["notebooks"]
 
 
 @pytest.mark.parametrize("source", lesson_sources(), ids=lambda p: p.stem)
@@ -72,3 +89,34 @@ def test_notebook_runs_in_pyodide(source: Path, pyodide_reports: dict):
         assert report["widgets"], f"{source.name} makes widgets, but none was found to drive in Pyodide"
     dead = [w["control"] for w in report["widgets"] if w["tried"] and not w["reacted"]]
     assert not dead, f"{source.name}: these controls changed nothing when moved in Pyodide: {dead}"
+
+
+def _pack_modules(pack: Path) -> set[str]:
+    raw = gzip.decompress(pack.read_bytes())
+    (length,) = struct.unpack("<I", raw[:4])
+    files = json.loads(raw[4 : 4 + length])["files"]
+    return {name for path, _, _ in files if (name := boot_split.module_name(path))}
+
+
+def test_what_the_lessons_import_comes_with_the_labs_first_download(pyodide_run):
+    """Issue 24: a cold start downloads only the modules the kernel's start and the course's own
+    code import (hooks/site_build/boot_split.py); the rest waits in a deferred pack, fetched when
+    an import first needs it. Every module a lesson's cells and widgets import in Pyodide must be
+    in the first download, or the learner would wait for that pack in the middle of a lesson."""
+    pyodide_dir = REPO / "site/lite/static/pyodide"
+    if not (pyodide_dir / "kernel-boot.mjs").is_file():
+        pytest.skip("the site is not built: run `make site`")
+    (pack,) = pyodide_dir.glob("boot-packages.*.pack.gz")
+    first = _pack_modules(pack)
+    with zipfile.ZipFile(pyodide_dir / "python_stdlib.zip") as stdlib:
+        first |= {name for path in stdlib.namelist() if (name := boot_split.module_name(path))}
+    # Loaded from their own wheels when a cell imports them (not boot packages).
+    wheels = boot_split.LESSON_PACKAGES + ("widgetsnbextension",)
+    missing = []
+    for path in pyodide_run["imported"]:
+        for root in ("/site-packages/", ".zip/"):
+            if root in path:
+                name = boot_split.module_name(path.split(root, 1)[1])
+                if name and name.split(".")[0] not in wheels and name not in first:
+                    missing.append(name)
+    assert pyodide_run["imported"] and not missing, missing

@@ -3,6 +3,7 @@ come from the caller's namespace; the report shows as HTML in a notebook, text e
 
 from __future__ import annotations
 
+import json
 import re
 
 from grader_support import REPO
@@ -43,6 +44,44 @@ def test_the_html_report_carries_what_the_site_records_as_progress():
     html = notebook.CheckResult(report)._repr_html_()
     assert 'class="fl-report fl-ex-fault05 fl-v1 fl-passed fl-code-' in html
     assert 'data-passed="true"' in html
+
+
+def _data_attributes(html: str) -> dict[str, str]:
+    """The report's outer element's data-* attributes, unescaped as a browser reads them."""
+    from html import unescape
+
+    head = html[: html.index(">")]
+    return {name: unescape(value) for name, value in re.findall(r' data-([a-z]+)="([^"]*)"', head)}
+
+
+def test_a_failing_report_carries_its_failure_signature_and_the_source_for_the_progress_file():
+    """What docs/design/progress-file.md's last_failure is made of reaches the page on the
+    report: the invariant, the shrunk schedule's tokens, the hint id, the replay token and the
+    submission's source, for the instructor's class map to group learners stuck alike."""
+    from grader_support import grade_file
+
+    wrong = REPO / "exercises/fault05/wrong/no_key.py"
+    report = grade_file("fault05", wrong)
+    failure = report.first_failure
+    assert failure is not None and failure.hint is not None
+    source = wrong.read_text()
+    data = _data_attributes(notebook.CheckResult(report, source)._repr_html_())
+    assert data["exercise"] == "fault05" and data["version"] == "1" and data["passed"] == "false"
+    assert data["invariant"] == failure.invariant == "charged-at-most-once"
+    assert json.loads(data["schedule"]) == failure.schedule and failure.schedule
+    assert data["hint"] == failure.hint.id and data["token"] == failure.token
+    assert data["source"] == source  # quotes, <, & and newlines come back as written
+
+
+def test_a_passing_report_has_no_failure_signature_but_keeps_the_source():
+    from grader_support import grade_file
+
+    reference = REPO / "exercises/fault05/reference.py"
+    data = _data_attributes(
+        notebook.CheckResult(grade_file("fault05", reference), "def f(): pass")._repr_html_()
+    )
+    assert data["passed"] == "true" and data["source"] == "def f(): pass"
+    assert not {"invariant", "schedule", "hint", "token"} & set(data)
 
 
 def test_a_missing_function_is_one_line_in_the_report(capsys):
