@@ -162,19 +162,34 @@ def short(state: str) -> str:
     return state[:4] if len(state) > 5 else state
 
 
-def render(strip: Strip) -> str:
-    """The strip as one <svg> element (a string), in its look."""
-    look = strip.look
-    left, right = look.left, look.right
-    top = 36 if look.rules_below else 46 + 12 * max(0, len(strip.rules) - 1)
-    pitch = strip.row_height + look.gap
-    plot_w = strip.width - left - right
-    plot_h = pitch * max(1, len(strip.rows))
+@dataclass(frozen=True)
+class _Frame:
+    """A strip's geometry, worked out once: the plot (as an overlay sees it), the drawing's
+    height, the x range shown and the states in order of first appearance (legend, colours)."""
+
+    plot: Plot
+    height: float
+    x_lo: float
+    x_hi: float
+    states: list[str]
+
+
+def _states(strip: Strip) -> list[str]:
     states: list[str] = []
     for row in strip.rows:
         for band in row.bands:
             if band.state not in states:
                 states.append(band.state)
+    return states
+
+
+def _frame(strip: Strip) -> _Frame:
+    look = strip.look
+    top = 36 if look.rules_below else 46 + 12 * max(0, len(strip.rules) - 1)
+    pitch = strip.row_height + look.gap
+    plot_w = strip.width - look.left - look.right
+    plot_h = pitch * max(1, len(strip.rows))
+    states = _states(strip)
     legend_rows = (len(states) + 3) // 4 if look.legend else 0
     below = 16 * len(strip.rules) if look.rules_below else 0
     height = top + plot_h + 40 + below + 20 * legend_rows
@@ -185,76 +200,108 @@ def render(strip: Strip) -> str:
         x_hi = x_lo + 1.0
 
     def px(x: float) -> float:
-        return left + (min(max(x, x_lo), x_hi) - x_lo) / (x_hi - x_lo) * plot_w
+        return look.left + (min(max(x, x_lo), x_hi) - x_lo) / (x_hi - x_lo) * plot_w
 
-    summary = strip.summary
-    if summary is None:
-        described = "; ".join(
-            f"{row.label}: " + ", ".join(f"{b.state} {b.start:g}-{b.end:g}" for b in row.bands)
-            for row in strip.rows
-        )
-        summary = f"{strip.title}. {described}"
-    heading_x = left if look.heading_x is None else look.heading_x
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {strip.width} {height}" '
-        f'width="100%" style="max-width:{strip.width}px;font:12px sans-serif" role="img">',
-        f"<title>{escape(summary)}</title>",
-        f'<text x="{heading_x}" y="20" fill="{INK}" font-weight="bold">{escape(strip.title)}</text>',
-    ]
+    plot = Plot(px, look.left, plot_w, top, plot_h, pitch, strip.row_height)
+    return _Frame(plot, height, x_lo, x_hi, states)
+
+
+def _summary(strip: Strip) -> str:
+    if strip.summary is not None:
+        return strip.summary
+    described = "; ".join(
+        f"{row.label}: " + ", ".join(f"{b.state} {b.start:g}-{b.end:g}" for b in row.bands)
+        for row in strip.rows
+    )
+    return f"{strip.title}. {described}"
+
+
+def _axis(f: _Frame, strip: Strip) -> list[str]:
+    p, out = f.plot, []
     ticks = (
         strip.ticks
         if strip.ticks is not None
-        else [(t, f"{t:g}") for t in nice_ticks(x_lo, x_hi, look.ticks)]
+        else [(t, f"{t:g}") for t in nice_ticks(f.x_lo, f.x_hi, strip.look.ticks)]
     )
     for tick, tick_label in ticks:
-        x = px(tick)
-        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="{FAINT}"/>')
+        x = p.px(tick)
+        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{p.top}" y2="{p.top + p.height}" stroke="{FAINT}"/>')
         out.append(
-            f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="{INK}">{escape(tick_label)}</text>'
+            f'<text x="{x:.1f}" y="{p.top + p.height + 16}" text-anchor="middle" fill="{INK}">{escape(tick_label)}</text>'
         )
     out.append(
-        f'<text x="{left + plot_w / 2}" y="{top + plot_h + 32}" text-anchor="middle" fill="{INK}">'
+        f'<text x="{p.left + p.width / 2}" y="{p.top + p.height + 32}" text-anchor="middle" fill="{INK}">'
         f"{escape(strip.xlabel)}</text>"
     )
+    return out
+
+
+def _rows(f: _Frame, strip: Strip) -> list[str]:
+    p, out = f.plot, []
     for index, row in enumerate(strip.rows):
-        y = top + index * pitch
+        y = p.row_top(index)
         baseline = y + strip.row_height / 2 + 4
         out.append(
-            f'<text x="{left - look.label_gap}" y="{baseline:.1f}" text-anchor="end" '
+            f'<text x="{p.left - strip.look.label_gap}" y="{baseline:.1f}" text-anchor="end" '
             f'fill="{INK}">{escape(row.label)}</text>'
         )
         for band in row.bands:
-            out += _band(strip, band, y, baseline, px, colour_of(strip, band.state, states))
+            out += _band(strip, band, y, baseline, p.px, colour_of(strip, band.state, f.states))
+    return out
+
+
+def _rules(f: _Frame, strip: Strip) -> list[str]:
+    p, out = f.plot, []
     for index, rule in enumerate(strip.rules):
-        x = px(rule.x)
+        x = p.px(rule.x)
         anchor = ""
-        if look.rules_below:
+        if strip.look.rules_below:
             out.append(
-                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" stroke="{INK}" '
+                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{p.top}" y2="{p.top + p.height}" stroke="{INK}" '
                 'stroke-dasharray="4 3"/>'
             )
-            label_x, label_y = x, top + plot_h + 48 + 16 * index
+            label_x, label_y = x, p.top + p.height + 48 + 16 * index
             # A rule in the right half is labelled leftwards from it, so that a long label (a
             # fault past the run's end) stays inside the drawing.
-            if x > left + plot_w / 2:
+            if x > p.left + p.width / 2:
                 anchor = ' text-anchor="end"'
         else:
             label_x, label_y = x + 3, 38 + 12 * index
             out.append(
-                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{label_y + 2}" y2="{top + plot_h}" stroke="{INK}" '
+                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{label_y + 2}" y2="{p.top + p.height}" stroke="{INK}" '
                 'stroke-width="1.5" stroke-dasharray="4 3"/>'
             )
         out.append(f'<text x="{label_x:.1f}" y="{label_y}"{anchor} fill="{INK}">{escape(rule.label)}</text>')
-    for index, state in enumerate(states if look.legend else []):
-        lx = left + (index % 4) * (plot_w / 4)
-        ly = top + plot_h + 48 + 20 * (index // 4)
+    return out
+
+
+def _legend(f: _Frame, strip: Strip) -> list[str]:
+    p, out = f.plot, []
+    for index, state in enumerate(f.states if strip.look.legend else []):
+        lx = p.left + (index % 4) * (p.width / 4)
+        ly = p.top + p.height + 48 + 20 * (index // 4)
         out.append(
-            f'<rect x="{lx:.1f}" y="{ly - 10}" width="14" height="12" fill="{colour_of(strip, state, states)}" '
+            f'<rect x="{lx:.1f}" y="{ly - 10}" width="14" height="12" fill="{colour_of(strip, state, f.states)}" '
             f'stroke="{INK}" stroke-width="0.5"/>'
         )
         out.append(f'<text x="{lx + 20:.1f}" y="{ly}" fill="{INK}">{escape(state)}</text>')
+    return out
+
+
+def render(strip: Strip) -> str:
+    """The strip as one <svg> element (a string), in its look: heading, time axis, rows of
+    bands, rules (faults), legend, then the overlay drawn on the plot."""
+    f = _frame(strip)
+    heading_x = strip.look.left if strip.look.heading_x is None else strip.look.heading_x
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {strip.width} {f.height}" '
+        f'width="100%" style="max-width:{strip.width}px;font:12px sans-serif" role="img">',
+        f"<title>{escape(_summary(strip))}</title>",
+        f'<text x="{heading_x}" y="20" fill="{INK}" font-weight="bold">{escape(strip.title)}</text>',
+    ]
+    out += _axis(f, strip) + _rows(f, strip) + _rules(f, strip) + _legend(f, strip)
     if strip.overlay is not None:
-        out += strip.overlay(Plot(px, left, plot_w, top, plot_h, pitch, strip.row_height))
+        out += strip.overlay(f.plot)
     out.append("</svg>")
     return "\n".join(out)
 
