@@ -281,8 +281,37 @@ def build(miniray_dir: str) -> types.ModuleType:
     return mod
 
 
+# The judge's Ray-shaped objects, as the jail holds them (handles.Link stands in with these).
+STANDINS: dict[str, type[StandIn]] = {"ref": ObjectRef, "actor": ActorHandle, "rf": JudgeRemoteFunction}
+
+
+# What may cross as one of miniray's own objects: classes, functions and immutable collections
+# (proxies.SHIPPABLE, checked again there). Never a plain value, which is identical to many
+# things by accident (small ints, interned strings), nor a mutable one.
+SHIPPABLE = (type, types.FunctionType, tuple, frozenset)
+
+
+def shipped_name(obj: Any) -> str | None:
+    """ "miniray.liveness:RETRYABLE" when the learner holds one of miniray's own objects (a
+    constant, a class, a function of a real miniray module, imported in the jail from the same
+    source): the judge then uses its own, the same object, as in one process, so that a check
+    such as "does the submission use miniray's shipped policy" sees what it would see there."""
+    if type(obj) not in SHIPPABLE and not isinstance(obj, type):
+        return None
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("miniray.") or not isinstance(module, types.ModuleType):
+            continue
+        for attr, value in list(vars(module).items()):
+            if value is obj and not attr.startswith("_"):
+                return f"{name}:{attr}"
+    return None
+
+
 def describe(lk: Link, obj: Any) -> dict:
     """What the judge needs to know of one of the learner's objects to stand in for it."""
+    shipped = shipped_name(obj)
+    if shipped is not None:
+        return {"k": "shipped", "name": shipped}
     if isinstance(obj, RemoteFunction):
         fn = obj._function
         return {"k": "rf", **_names(fn), "opts": lk.encode(obj._opts), "unsupported": _unsupported(fn)}

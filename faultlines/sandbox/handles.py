@@ -23,6 +23,7 @@ import sys
 import traceback
 import types
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from . import errors, records, wire
@@ -73,8 +74,17 @@ class Output(io.TextIOBase):
 class Link:
     """The tables and the conversation, as the jail sees them."""
 
-    def __init__(self, channel: Channel) -> None:
+    def __init__(
+        self,
+        channel: Channel,
+        describe: Callable[[Link, Any], dict],
+        standins: dict[str, type[StandIn]],
+    ) -> None:
         self.channel = channel
+        # The learner's objects are described, and the judge's Ray-shaped objects stood in for, by
+        # the jail's `miniray` (client.py), which imports this module: it hands them in here.
+        self.describe = describe
+        self.standin_types: dict[str, type[StandIn]] = {"fn": JudgeCallable, "obj": JudgeObject, **standins}
         self.exports: dict[int, Any] = {}  # handle -> this side's object the judge may name
         self._export_ids: dict[int, int] = {}  # id(object) -> handle
         self._next = 0
@@ -147,7 +157,7 @@ class Link:
         ref = self.standins.get(h)
         obj = ref() if ref is not None else None
         if obj is None:
-            obj = make_standin(self, h, meta)
+            obj = self.standin_types.get(str(meta.get("k")), Opaque)(self, h, meta)
             self.standins[h] = weakref.ref(obj)
         return obj
 
@@ -166,17 +176,13 @@ class Link:
         return wire.decode(value, self._resolve)
 
     def _export(self, obj: Any) -> list:
-        # Imported here: the describing of the learner's objects lives with the client, which
-        # imports this module.
-        from .client import describe
-
         h = getattr(obj, "_fl_handle", None)
         if type(h) is int and isinstance(obj, StandIn):
             return ["J", h]
         if type(obj).__name__ == "Named" and type(obj).__module__ == "faultlines.sandbox.inside":
             if isinstance(obj.value, types.ModuleType):
                 return ["M", str(obj.value.__name__)]
-            return ["G", obj.name, describe(self, obj.value)]
+            return ["G", obj.name, self.describe(self, obj.value)]
         if isinstance(obj, BaseException):
             return self._exception(obj)
         record = records.of(obj)
@@ -185,7 +191,7 @@ class Link:
         if type(obj).__name__ == "module" and hasattr(obj, "__name__"):
             return ["M", str(obj.__name__)]
         h, _ = self.export_id(obj)
-        return ["S", h, describe(self, obj)]
+        return ["S", h, self.describe(self, obj)]
 
     def _resolve(self, value: list, depth: int) -> Any:
         tag = value[0]
@@ -362,21 +368,6 @@ class JudgeCallable(StandIn):
 
 class Opaque(StandIn):
     """A judge object the learner may hold and pass back, and do nothing else with."""
-
-
-def make_standin(link: Link, h: int, meta: dict) -> StandIn:
-    # Imported here: the Ray-shaped stand-ins (refs, actor handles) are the client's classes.
-    from . import client
-
-    kind = meta.get("k")
-    cls: type[StandIn] = {
-        "ref": client.ObjectRef,
-        "actor": client.ActorHandle,
-        "rf": client.JudgeRemoteFunction,
-        "fn": JudgeCallable,
-        "obj": JudgeObject,
-    }.get(kind, Opaque)  # type: ignore[arg-type]
-    return cls(link, h, meta)
 
 
 def install_output(link: Link) -> None:

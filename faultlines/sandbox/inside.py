@@ -125,12 +125,16 @@ class Inside:
         sub = submission.from_source(source, self.filename, entries, budget)  # BadSubmission: one line
         self.loader = sub.loader  # the compiled file, run again for every graded run
         self.fresh()
-        # The module's functions, classes and modules, named: the judge keeps one stand-in for
-        # each across runs, and a name means the current run's object.
+        # The module's functions, classes and modules, and any of miniray's own constants it
+        # holds, named: the judge keeps one stand-in for each across runs, and a name means the
+        # current run's object.
         return {
             name: Named(name, value)
             for name, value in self.namespace.items()
-            if not name.startswith("__") and (callable(value) or type(value).__name__ == "module")
+            if not name.startswith("__")
+            and (
+                callable(value) or type(value).__name__ == "module" or client.shipped_name(value) is not None
+            )
         }
 
     def fresh(self) -> None:
@@ -235,7 +239,7 @@ def main() -> None:
     os.dup2(null, 0)
     os.dup2(2, 1)
     channel = Channel(rfd, wfd)
-    link = Link(channel)
+    link = Link(channel, client.describe, client.STANDINS)
     client.LINK = link
     code = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
     # The learner's `miniray` first: nothing here may import the simulator itself.

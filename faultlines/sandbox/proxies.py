@@ -20,16 +20,26 @@ own object again.
 
 from __future__ import annotations
 
+import sys
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import miniray
 from miniray import sim
 
-from . import kinds
+from . import kinds, wire
 
-if TYPE_CHECKING:
-    from .judge import Bridge
+
+class Bridge(Protocol):
+    """What a proxy needs of the judge's side of the conversation (judge.Bridge is the one):
+    named here, so that this module does not import the judge that imports it."""
+
+    def request(self, op: str, *payload: Any) -> Any: ...
+    def run_body(self, op: str, *payload: Any) -> Any: ...
+    def call(self, fn: Any, args: tuple, kwargs: dict) -> Any: ...
+    def code_of(self, key: Any) -> types.CodeType | None: ...
+    def decode(self, value: Any) -> Any: ...
+
 
 MARK = "__fl_sandbox__"
 
@@ -95,8 +105,33 @@ def _object_class(name: str, callable_: bool) -> type:
     return cls
 
 
+# What may cross as one of miniray's own objects (client.SHIPPABLE says why).
+SHIPPABLE = (type, types.FunctionType, tuple, frozenset)
+
+
+def shipped(name: Any) -> Any:
+    """The judge's own miniray object the jail named ("miniray.liveness:RETRYABLE"): only a
+    public attribute of a miniray module this process has imported, never anything else."""
+    module_name, _, attr = str(name).partition(":")
+    module = sys.modules.get(module_name)
+    if (
+        not module_name.startswith("miniray.")
+        or not isinstance(module, types.ModuleType)
+        or not attr.isidentifier()
+        or attr.startswith("_")
+        or attr not in vars(module)
+    ):
+        raise wire.WireError(f"it named {str(name)[:80]!r}, which is none of miniray's objects")
+    value = vars(module)[attr]
+    if type(value) not in SHIPPABLE and not isinstance(value, type):
+        raise wire.WireError(f"it named {str(name)[:80]!r}, which is not a class, function or constant")
+    return value
+
+
 def make(bridge: Bridge, ref: JailRef, meta: dict) -> Any:
     kind = meta.get("k")
+    if kind == "shipped":
+        return shipped(meta.get("name"))
     if kind == "rf":
         return miniray.remote(**bridge.decode(meta.get("opts", ["d"])))(_body(bridge, ref, meta))
     if kind == "ac":

@@ -113,8 +113,12 @@ def _axes(f: _Frame, chart: Chart) -> list[str]:
     out = []
     for tick in nice_ticks(f.y_lo, f.y_hi):
         y = f.py(tick)
-        out.append(f'<line x1="{f.left}" x2="{f.left + f.plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="{FAINT}"/>')
-        out.append(f'<text x="{f.left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="{INK}">{_fmt(tick)}</text>')
+        out.append(
+            f'<line x1="{f.left}" x2="{f.left + f.plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="{FAINT}"/>'
+        )
+        out.append(
+            f'<text x="{f.left - 6}" y="{y + 4:.1f}" text-anchor="end" fill="{INK}">{_fmt(tick)}</text>'
+        )
     for tick in nice_ticks(f.x_lo, f.x_hi):
         out.append(
             f'<text x="{f.px(tick):.1f}" y="{f.top + f.plot_h + 18}" text-anchor="middle" '
@@ -158,7 +162,9 @@ def _series(f: _Frame, index: int, series: Series) -> list[str]:
     out = []
     if series.line and len(points) > 1:
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"{_dash(index)}/>')
+        out.append(
+            f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"{_dash(index)}/>'
+        )
     if series.errors is not None:
         for x, y, err in zip(series.xs, series.ys, series.errors, strict=True):
             if math.isfinite(y) and err > 0:
@@ -167,7 +173,9 @@ def _series(f: _Frame, index: int, series: Series) -> list[str]:
                     f'y2="{f.py(y + err):.1f}" stroke="{colour}" stroke-width="1.5"/>'
                 )
     if series.markers or not series.line:
-        out += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}" stroke="{INK}"/>' for x, y in points]
+        out += [
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}" stroke="{INK}"/>' for x, y in points
+        ]
     legend_x, legend_y = f.left + f.plot_w - 180, f.top + 16 + 16 * index
     out.append(
         f'<line x1="{legend_x}" x2="{legend_x + 22}" y1="{legend_y - 4}" y2="{legend_y - 4}" '

@@ -181,3 +181,23 @@ def test_terminating_grade_all_ends_every_judge_and_jail(tmp_path):
         for pid in _marked():
             os.kill(pid, signal.SIGKILL)
     assert proc.returncode == 143
+
+
+def test_a_learners_hold_on_minirays_own_constant_is_the_judges_own_and_nothing_else_crosses_so():
+    """`from miniray.liveness import RETRYABLE` in a submission: the judge holds miniray's own
+    tuple, as in one process (fault08's check that the policy is the learner's own sees it). A
+    jail that names anything else that way (another module, a private name, a mutable table) is
+    refused: it could only be a forged message."""
+    from faultlines.sandbox import proxies, wire
+    from miniray import fault_kinds, liveness
+
+    assert proxies.shipped("miniray.liveness:RETRYABLE") is liveness.RETRYABLE
+    assert fault_kinds.FIELDS  # a dict: mutable, never handed over
+    for forged in (
+        "os:system",
+        "miniray.liveness:_private",
+        "miniray.fault_kinds:FIELDS",
+        "miniray.nothing:X",
+    ):
+        with pytest.raises(wire.WireError):
+            proxies.shipped(forged)
