@@ -11,6 +11,11 @@
 //
 // Both starts take the boot packages' files from one pack the site build made
 // (hooks/site_build/kernel_pack.py) instead of Pyodide's wheel-by-wheel loadPackage.
+//
+// The Python this runs in the kernel is in playground/boot_python/ (linted like the rest); the
+// site build puts each file in for its placeholder (hooks/site_build/kernel_boot.py). Over 400
+// lines: the cold start, the warm start (snapshot made, saved, restored) and the start's progress
+// report share the start lock and the page's channel, and each is read with the others.
 import { loadPyodide as loadPlain } from "./pyodide.mjs";
 import createPyodideModule from "./pyodide.asm.mjs";
 
@@ -32,21 +37,7 @@ const CACHE_NAME = "fault-lines-kernel";
 // file descriptors: importlib.metadata's cache keeps /lib/python314.zip open (its zip Path
 // would later fail to close with "Bad file descriptor"), so it is cleared, and any other file
 // still open cancels the snapshot.
-const PREPARE_SNAPSHOT_PY = `
-import micropip, piplite.piplite, pyodide_kernel, miniray, faultlines.notebook
-import gc, importlib.metadata, io
-
-# The shell's first run imports what IPython leaves to it (its logger, its compiler's parts): a
-# silent one here puts them in the snapshot, and a restored kernel's first cell imports nothing.
-pyodide_kernel.ipython_shell.run_cell("pass", store_history=False, silent=True)
-
-importlib.metadata.FastPath.__new__.cache_clear()
-gc.collect()
-still_open = [f.name for f in gc.get_objects()
-              if isinstance(f, io.FileIO) and not f.closed and f.fileno() > 2]
-if still_open:
-    raise RuntimeError(f"files open at snapshot time: {still_open}")
-`;
+const PREPARE_SNAPSHOT_PY = __PY_PREPARE_SNAPSHOT__;
 const SNAPSHOT_KEY = new URL(`kernel-snapshot/${BOOT_ID}/memory`, import.meta.url).href;
 
 export async function loadPyodide(options) {
@@ -394,24 +385,7 @@ async function save(cache, pyodide) {
 // exercise's starter (fault05: it fails in a few schedules). The check makes clusters in
 // miniray's session, which the learner's numbering would see: the session is put back as it was.
 // A warm start does not wait for this: its notebook app is still loading.
-const WARM_UP_PY = `
-import pyodide_kernel
-from faultlines.grader import exercise, grade, submission
-from miniray.session import SESSION
-from pyodide.code import find_imports
-
-for _ in range(3):
-    find_imports("import miniray as ray\\nfrom faultlines import notebook")
-    pyodide_kernel.ipython_shell.run_cell("sum(i * i for i in range(3000))", store_history=False, silent=True)
-
-saved = dict(vars(SESSION), clusters=dict(SESSION.clusters))
-try:
-    ex = exercise.load("fault05")
-    for _ in range(2):
-        grade.grade(ex, submission.from_source(ex.starter, "<warm-up>", ex.entry, ex.line_budget))
-finally:
-    vars(SESSION).update(saved)
-`;
+const WARM_UP_PY = __PY_WARM_UP__;
 
 function warmTheInterpreter(pyodide) {
   try {
@@ -425,32 +399,7 @@ function warmTheInterpreter(pyodide) {
 // hooks/site_build/kernel_lock.py) cannot be fetched. Without this, `import matplotlib` logs two console
 // errors per package and ends in a bare "No module named 'matplotlib'". With it: one console
 // warning, and the import ends in one sentence that says what is wrong and what still works.
-const OFFLINE_NOTICE_PY = `
-import sys
-from importlib.abc import MetaPathFinder
-
-class NeedsTheNetwork(MetaPathFinder):
-    """Last on sys.meta_path: reached only when no installed package provides the module."""
-
-    def __init__(self, names):
-        self.names = frozenset(names)
-
-    def find_spec(self, fullname, path=None, target=None):
-        __tracebackhide__ = True  # IPython: show the learner's line, not this finder
-        top = fullname.partition(".")[0]
-        if top not in self.names:
-            return None
-        error = ModuleNotFoundError(
-            f"{top} needs the network: plots and the packages they use come from Pyodide's CDN "
-            "in the browser, and everything else in this lab works offline.", name=fullname)
-        error._PYODIDE_ADDED_NOTE = True  # keep Pyodide from appending its install advice
-        raise error
-
-def install(names):
-    sys.meta_path.append(NeedsTheNetwork(names.to_py()))
-
-install
-`;
+const OFFLINE_NOTICE_PY = __PY_OFFLINE_NOTICE__;
 
 function installOfflineNotice(pyodide) {
   const names = Object.values(pyodide.lockfile.packages)
@@ -470,100 +419,7 @@ function installOfflineNotice(pyodide) {
 // prefetched: an import cannot wait for a promise) and unpacks it under /lib/python3.14 (the
 // standard library modules left out of the stdlib zip go there, and that folder joins sys.path
 // after the zip).
-const DEFERRED_PY = `
-import importlib, json, os, sys, zlib
-from importlib.abc import Loader, MetaPathFinder
-from importlib.machinery import ModuleSpec, PathFinder
-
-LIB = f"/lib/python{sys.version_info.major}.{sys.version_info.minor}"
-
-class DeferredFiles(MetaPathFinder):
-    """Finds the deferred pack's modules without fetching it: a lookup (IPython asks whether jedi
-    is there when it starts) costs nothing, and only loading one fetches and unpacks the pack."""
-
-    def __init__(self, url, modules):
-        self.url = url
-        self.modules = frozenset(modules)
-        self.packages = frozenset(name.rpartition(".")[0] for name in modules)
-        self.unpacked = False
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname not in self.modules:
-            return None
-        if self.unpacked:
-            return PathFinder.find_spec(fullname, self.where(fullname, path))
-        spec = ModuleSpec(fullname, DeferredLoader(self), is_package=fullname in self.packages)
-        spec.loader_state = path
-        return spec
-
-    def where(self, fullname, path):
-        # A left-out module of a stdlib package in the zip (encodings.cp437) is not on its
-        # package's __path__, which is inside the zip: look in its folder under LIB too.
-        package = fullname.rpartition(".")[0]
-        return [*(path or []), f"{LIB}/{package.replace('.', '/')}"] if package else None
-
-    def unpack(self, needed_by):
-        if self.unpacked:
-            return
-        raw = zlib.decompress(fetch(self.url, needed_by), 31)  # gzip
-        length = int.from_bytes(raw[:4], "little")
-        files = json.loads(raw[4:4 + length])["files"]
-        body = memoryview(raw)[4 + length:]
-        made = set()
-        for name, offset, size in files:
-            target = f"{LIB}/{name}"
-            folder = target.rpartition("/")[0]
-            if folder not in made:
-                os.makedirs(folder, exist_ok=True)
-                made.add(folder)
-            with open(target, "wb") as out:
-                out.write(body[offset:offset + size])
-        self.unpacked = True
-        importlib.invalidate_caches()
-
-class DeferredLoader(Loader):
-    """Unpacks the deferred pack, then hands the module to the loader its file really has."""
-
-    def __init__(self, finder):
-        self.finder = finder
-
-    def create_module(self, spec):
-        __tracebackhide__ = True  # IPython: show the learner's line, not this loader
-        self.finder.unpack(spec.name)
-        real = PathFinder.find_spec(spec.name, self.finder.where(spec.name, spec.loader_state))
-        if real is None:
-            raise ModuleNotFoundError(f"No module named {spec.name!r}", name=spec.name)
-        spec.loader, spec.origin, spec.loader_state = real.loader, real.origin, real.loader_state
-        spec.submodule_search_locations = real.submodule_search_locations
-        spec.has_location, spec.cached = real.has_location, real.cached
-        return real.loader.create_module(spec)
-
-    def exec_module(self, module):
-        module.__spec__.loader.exec_module(module)  # the real loader, set by create_module
-
-def fetch(url, needed_by):
-    from js import XMLHttpRequest, console  # here: no JavaScript object may outlive a snapshot
-    console.info(f"Fault Lines: importing {needed_by} fetches the modules the start left out.")
-    request = XMLHttpRequest.new()
-    request.open("GET", url, False)
-    request.responseType = "arraybuffer"
-    request.send()
-    if request.status != 200:
-        raise ImportError(f"{needed_by} is in {url.rpartition('/')[2]}, which did not download "
-                          f"(HTTP {request.status}): check your connection and run the cell again")
-    return request.response.to_bytes()
-
-def install(url, modules):
-    if LIB not in sys.path:
-        zips = [i for i, entry in enumerate(sys.path) if entry.endswith(".zip")]
-        sys.path.insert(zips[0] + 1 if zips else len(sys.path), LIB)
-    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "DeferredFiles"]
-    finder = DeferredFiles(url, modules.to_py())
-    names = [type(f).__name__ for f in sys.meta_path]
-    sys.meta_path.insert(names.index("NeedsTheNetwork") if "NeedsTheNetwork" in names else len(names), finder)
-
-install
-`;
+const DEFERRED_PY = __PY_DEFERRED__;
 
 function installDeferredFinder(pyodide) {
   const install = runIsolated(pyodide, DEFERRED_PY, "<fault lines: deferred files>");

@@ -2,8 +2,9 @@
 
 The loader restores a memory snapshot the learner's browser made on the kernel's first boot
 (see the module's header). BOOT_ID names that snapshot: a hash of every file in the Pyodide
-folder (core, wheels, lock) and of the loader itself, so a site built from anything different
-never restores an old snapshot.
+folder (core, wheels, lock) and of the loader itself with the Python it runs
+(playground/boot_python/), so a site built from anything different never restores an old
+snapshot.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from .kernel_pack import Packs
@@ -53,10 +55,26 @@ def boot_files(pyodide_dir: Path, names: list[str]) -> dict[str, list[int]]:
     return sizes
 
 
+def with_boot_python(repo: Path, source: str) -> str:
+    """The loader with the Python it runs filled in: playground/boot_python/NAME.py replaces
+    `__PY_NAME__` (upper case) as a JavaScript string. Before BOOT_ID is worked out from the
+    loader, so that a change to that Python also makes every browser's snapshot stale."""
+    folder = repo / "playground/boot_python"
+    for path in sorted(folder.glob("*.py")):
+        placeholder = f"__PY_{path.stem.upper()}__"
+        if source.count(placeholder) != 1:
+            raise SystemExit(f"kernel_boot: playground/kernel_boot.mjs must name {placeholder} exactly once")
+        source = source.replace(placeholder, json.dumps(path.read_text(encoding="utf-8")))
+    left = re.findall(r"__PY_[A-Z_]+__", source)
+    if left:
+        raise SystemExit(f"kernel_boot: no playground/boot_python file for {left[0]}")
+    return source
+
+
 def install_loader(repo: Path, lite_dir: Path, packs: Packs) -> str:
     """Write the loader (naming the packs, kernel_pack.write_pack) next to pyodide.mjs and point
     the kernel at it; returns the BOOT_ID."""
-    source = (repo / "playground/kernel_boot.mjs").read_text(encoding="utf-8")
+    source = with_boot_python(repo, (repo / "playground/kernel_boot.mjs").read_text(encoding="utf-8"))
     for placeholder in ("__BOOT_ID__", "__BOOT_PACK__", "__BOOT_FILES__", "__DEFERRED__"):
         if source.count(placeholder) != 1:
             raise SystemExit(f"kernel_boot: playground/kernel_boot.mjs must name {placeholder} exactly once")
