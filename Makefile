@@ -54,7 +54,7 @@ lint: $(DEV_STAMP)
 	$(BIN)/mypy miniray faultlines hooks conformance
 
 test: lint $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps sandbox-deps site
-	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q
+	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q --durations=15
 
 ## grade-all --ray against a real Ray cluster started on this machine (slow to start: not in `make test`)
 test-ray: $(DEV_STAMP) $(RAY_STAMP) sandbox-deps
