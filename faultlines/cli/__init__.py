@@ -9,6 +9,7 @@ jailed side itself is faultlines.sandbox. `local` and `child` are `--unsafe-loca
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 import signal
 import sys
@@ -41,6 +42,9 @@ def _terminated(signum: int, frame: object) -> None:
 
 def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, _terminated)
+    if hasattr(signal, "SIGUSR1"):
+        # `kill -USR1 <pid>` prints every thread's stack to stderr: a stuck grade-all says where.
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:
         args = parser().parse_args(argv)
         status = int(args.run(args))

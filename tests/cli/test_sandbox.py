@@ -138,7 +138,16 @@ def test_ending_the_cli_ends_the_whole_jail(tmp_path, how):
         assert _wait_until(lambda: bool(_marked()), 60), "the jail's process never started"
         if how != "timeout":
             proc.send_signal(getattr(signal, how))
-        proc.communicate(timeout=60)
+        try:
+            proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGUSR1)  # the CLI prints its threads' stacks (faulthandler)
+            time.sleep(2)
+            proc.kill()
+            _, err = proc.communicate(timeout=30)
+            raise AssertionError(
+                f"the CLI outlived {how} by 60 s; its stacks:\n{err.decode()[-6000:]}"
+            ) from None
         assert _wait_until(lambda: not _marked(), 10), _marked()
     finally:
         proc.kill()

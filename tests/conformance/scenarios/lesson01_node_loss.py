@@ -1,5 +1,8 @@
-"""Lesson 1's story on both backends: six one-second squares on two 2-CPU worker nodes, and one
-node removed while it holds a finished task and a running one.
+"""Lesson 1's story on both backends: six squares on two 2-CPU worker nodes, and one node removed
+while it holds a finished task and a running one. (The lesson's squares take a second; here each
+takes three, and the node is removed once a task has started there after another finished, so
+that the running one has its whole sleep ahead when Ray removes the node: picking a task that
+started beside the finished one, a run saw it finish first.)
 
 The lesson's run kills node:1 at t = 1.5 s. Which task runs where is Ray's choice, so here the
 driver watches the attempts' marker files and removes the first node that has both finished a
@@ -31,7 +34,7 @@ def run(ray, cluster_utils, workdir):
         def square(x):
             here = ray.get_runtime_context().get_node_id()
             _mark(marks, "start", x, here)  # idempotent: miniray may replay a body up to its sleep
-            time.sleep(1)
+            time.sleep(3)
             _mark(marks, "end", x, here)
             return x * x
 
@@ -39,10 +42,20 @@ def run(ray, cluster_utils, workdir):
         victim = {}
 
         def one_done_one_running():
+            # Running: started after a task there had finished, so it has its whole sleep ahead
+            # (a task that started beside the finished one is about to finish too).
             runs = _runs(marks)
             for node in {r["node"] for r in runs}:
                 done = [r for r in runs if r["node"] == node and r["ended"]]
-                running = [r for r in runs if r["node"] == node and not r["ended"]]
+                first_end = min((r["ended_ns"] for r in done), default=None)
+                running = [
+                    r
+                    for r in runs
+                    if r["node"] == node
+                    and not r["ended"]
+                    and first_end is not None
+                    and r["started_ns"] >= first_end
+                ]
                 if done and running:
                     victim.update(
                         node=node, done={r["task"] for r in done}, running={r["task"] for r in running}
@@ -124,7 +137,16 @@ def _runs(folder):
         if what == "start":
             with open(os.path.join(folder, name)) as f:
                 node = f.read()
-            runs.append({"task": int(task), "node": node, "ended": f"end-{task}-{pid}" in names})
+            end = f"end-{task}-{pid}"
+            runs.append(
+                {
+                    "task": int(task),
+                    "node": node,
+                    "ended": end in names,
+                    "started_ns": os.stat(os.path.join(folder, name)).st_mtime_ns,
+                    "ended_ns": os.stat(os.path.join(folder, end)).st_mtime_ns if end in names else None,
+                }
+            )
     return runs
 
 
