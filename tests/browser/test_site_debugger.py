@@ -207,3 +207,36 @@ def test_replay_html_writes_a_page_that_works_offline(new_context, tmp_path):
     assert [u for u in traffic.requests if not u.startswith("file:")] == []
     assert traffic.errors == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+# Header cells whose words may break inside (overflow-wrap other than normal) or that overflow
+# their column: on a phone "service" once showed as "ser vic e".
+HEADERS_BROKEN_JS = """() => [...document.querySelectorAll('.fl-dbg-state th')].filter((th) =>
+  getComputedStyle(th).overflowWrap !== 'normal' || th.scrollWidth > th.clientWidth + 1
+).map((th) => th.textContent)"""
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "file"),
+    [
+        ("fault03", "starter.py"),
+        ("fault05", "wrong/no_key.py"),
+    ],  # fault03: a 56-character object id in the verdict
+)
+def test_a_replay_page_fits_a_phone_with_its_words_whole(new_context, tmp_path, exercise_id, file):
+    path = REPO / "exercises" / exercise_id / file
+    ex = exercise.load(exercise_id)
+    report = grade.grade(ex, submission.from_file(path, ex.entry, ex.line_budget))
+    assert report.first_failure is not None
+    target = tmp_path / f"{exercise_id}.html"
+    result = subprocess.run(
+        [sys.executable, "-m", "faultlines", "replay", report.first_failure.token, str(path),
+         "--html", str(target), "--unsafe-local"],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 1 and target.is_file(), result.stderr
+    context, _ = new_context(viewport={"width": 390, "height": 900}, color_scheme="dark", offline=True)
+    page = context.new_page()
+    page.goto(target.as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate(HEADERS_BROKEN_JS) == []
