@@ -133,7 +133,16 @@ def test_ending_the_cli_ends_the_whole_jail(tmp_path, how):
     args = [sys.executable, "-m", "faultlines", "grade", "fault05", str(path), "--wall-seconds", "600"]
     if how == "timeout":
         args = ["timeout", "5", *args]
-    proc = subprocess.Popen(args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # As a terminal starts it: with Ctrl-C's default action. A job a non-interactive shell puts in
+    # the background (as CI may run this suite) inherits SIGINT ignored, and Python then never
+    # turns SIGINT into KeyboardInterrupt.
+    proc = subprocess.Popen(
+        args,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert _wait_until(lambda: bool(_marked()), 60), "the jail's process never started"
         if how != "timeout":
