@@ -318,16 +318,9 @@ def _pg_state(s: Tables, f: Mapping[str, Any]) -> str:
     return f"placement group {f['pg']}: {f['old']} -> {f['new']}"
 
 
-def _pg_lost(s: Tables, f: Mapping[str, Any]) -> str:
-    return f"placement group {f['pg']} loses bundles {f['bundles']} with {f['node']}"
-
-
-def _pg_hot(s: Tables, f: Mapping[str, Any]) -> str:
-    return f"the placement queue spins on {f['groups']} (a hot retry loop)"
-
-
-def _pg_victim(s: Tables, f: Mapping[str, Any]) -> str:
-    return f"placement group {f['pg']} is released to break a cycle ({f['released']})"
+def _said(sentence: str) -> Callable[[Tables, Mapping[str, Any]], str]:
+    """A record that changes no table: its sentence, its fields put in."""
+    return lambda s, f: sentence.format_map(f)
 
 
 def _liveness(verdict: str) -> Callable[[Tables, Mapping[str, Any]], str]:
@@ -338,26 +331,6 @@ def _liveness(verdict: str) -> Callable[[Tables, Mapping[str, Any]], str]:
         return f"the failure detector finds {f['node']} {verdict} ({f.get('cause', '')})".replace(" ()", "")
 
     return handle
-
-
-def _probe_failed(s: Tables, f: Mapping[str, Any]) -> str:
-    return f"a probe of {f['node']} times out ({f['failures']} of {f['threshold']})"
-
-
-def _liveness_on(s: Tables, f: Mapping[str, Any]) -> str:
-    return f"the failure detector starts (every {f['probe_interval_s']} s)"
-
-
-def _zombie(s: Tables, f: Mapping[str, Any]) -> str:
-    return f"{f['attempt']} still runs on {f['node']}, declared dead: a zombie"
-
-
-def _zombie_done(s: Tables, f: Mapping[str, Any]) -> str:
-    return f"zombie {f['attempt']} ends ({f['outcome']}); its result is dropped"
-
-
-def _blacklist(s: Tables, f: Mapping[str, Any]) -> str:
-    return f"{f['node']} is blacklisted ({f['failures']} failures, {f['successes']} successes)"
 
 
 def _effect(s: Tables, f: Mapping[str, Any]) -> str:
@@ -400,16 +373,16 @@ _HANDLERS: dict[str, Callable[[Tables, Mapping[str, Any]], str]] = {
     "object.restore": _object_restore,
     "pg.create": _pg_create,
     "pg.state": _pg_state,
-    "pg.bundles_lost": _pg_lost,
-    "pg.hot_loop": _pg_hot,
-    "pg.victim": _pg_victim,
-    "liveness.enabled": _liveness_on,
-    "liveness.probe_failed": _probe_failed,
+    "pg.bundles_lost": _said("placement group {pg} loses bundles {bundles} with {node}"),
+    "pg.hot_loop": _said("the placement queue spins on {groups} (a hot retry loop)"),
+    "pg.victim": _said("placement group {pg} is released to break a cycle ({released})"),
+    "liveness.enabled": _said("the failure detector starts (every {probe_interval_s} s)"),
+    "liveness.probe_failed": _said("a probe of {node} times out ({failures} of {threshold})"),
     "liveness.alive": _liveness("alive again"),
     "liveness.suspect": _liveness("suspect"),
     "liveness.dead": _liveness("dead"),
-    "liveness.zombie": _zombie,
-    "liveness.zombie_finished": _zombie_done,
-    "liveness.blacklist": _blacklist,
+    "liveness.zombie": _said("{attempt} still runs on {node}, declared dead: a zombie"),
+    "liveness.zombie_finished": _said("zombie {attempt} ends ({outcome}); its result is dropped"),
+    "liveness.blacklist": _said("{node} is blacklisted ({failures} failures, {successes} successes)"),
     "effect": _effect,
 }
