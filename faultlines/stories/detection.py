@@ -93,6 +93,17 @@ class FaultRun:
         return [r.time for r in self.log if r.kind == "task.start"]
 
 
+def detector_cluster(interval_s: float, threshold: int) -> Cluster:
+    """A fresh cluster (head without CPUs, seed 0) with the failure detector probing every
+    `interval_s` and declaring a node dead after `threshold` missed probes; the driver joined."""
+    miniray.shutdown()  # a lab may still have its own cluster up: this run starts afresh
+    sim.set_seed(0)
+    config = {"liveness": {"probe_interval_s": interval_s, "unhealthy_threshold": threshold}}
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": config})
+    miniray.init(address=cluster.address)
+    return cluster
+
+
 def run_fault(
     fault: str,
     at: float,
@@ -109,11 +120,7 @@ def run_fault(
     _check(interval_s, threshold)
     if fault not in ("crash", "hang", "pause"):
         raise ValueError(f"fault is 'crash', 'hang' or 'pause', got {fault!r}")
-    miniray.shutdown()  # a lab may still have its own cluster up: this run starts afresh
-    sim.set_seed(0)
-    config = {"liveness": {"probe_interval_s": interval_s, "unhealthy_threshold": threshold}}
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": config})
-    miniray.init(address=cluster.address)
+    cluster = detector_cluster(interval_s, threshold)
     try:
         n1 = cluster.add_node(num_cpus=1)
         cluster.add_node(num_cpus=1)

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 import miniray
 from miniray import sim
-from miniray.cluster_utils import Cluster
 from miniray.liveness import Services
+
+from .detection import detector_cluster
 
 DEFENCES = ("none", "exclusive_commit", "fencing")
 # The event-log records the story shows, and the fields left out of them (ids are noise here).
@@ -91,11 +92,7 @@ def run_story(
     """Run the story on a fresh two-node cluster with the failure detector on."""
     if defence not in DEFENCES:
         raise ValueError(f"unknown defence {defence!r}; choose one of {', '.join(DEFENCES)}")
-    miniray.shutdown()  # a lab may still have its own cluster up: this run starts afresh
-    sim.set_seed(0)
-    config = {"liveness": {"probe_interval_s": probe_interval_s, "unhealthy_threshold": threshold}}
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "_system_config": config})
-    miniray.init(address=cluster.address)
+    cluster = detector_cluster(probe_interval_s, threshold)
     svc = Services()
     try:
         n1 = cluster.add_node(num_cpus=1)
