@@ -291,20 +291,38 @@ STANDINS: dict[str, type[StandIn]] = {"ref": ObjectRef, "actor": ActorHandle, "r
 SHIPPABLE = (type, types.FunctionType, tuple, frozenset)
 
 
+# id -> (the object, "module:attr"), for every public shippable attribute of the miniray modules
+# indexed so far: a describe() asks for every learner function and class it sends, each run.
+_SHIPPED: dict[int, tuple[Any, str]] = {}
+_INDEXED: set[str] = set()
+_MODULES_SEEN = [0]  # len(sys.modules) at the last look: a new import is looked at once
+
+
+def _shippable(value: Any) -> bool:
+    return type(value) in SHIPPABLE or isinstance(value, type)
+
+
 def shipped_name(obj: Any) -> str | None:
     """ "miniray.liveness:RETRYABLE" when the learner holds one of miniray's own objects (a
     constant, a class, a function of a real miniray module, imported in the jail from the same
     source): the judge then uses its own, the same object, as in one process, so that a check
     such as "does the submission use miniray's shipped policy" sees what it would see there."""
-    if type(obj) not in SHIPPABLE and not isinstance(obj, type):
+    if not _shippable(obj):
         return None
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("miniray.") or not isinstance(module, types.ModuleType):
-            continue
-        for attr, value in list(vars(module).items()):
-            if value is obj and not attr.startswith("_"):
-                return f"{name}:{attr}"
-    return None
+    if len(sys.modules) != _MODULES_SEEN[0]:
+        _MODULES_SEEN[0] = len(sys.modules)
+        _index_new_modules()
+    found = _SHIPPED.get(id(obj))
+    return found[1] if found is not None and found[0] is obj else None
+
+
+def _index_new_modules() -> None:
+    for name, module in list(sys.modules.items()):  # modules the learner's code imported since
+        if name.startswith("miniray.") and name not in _INDEXED and isinstance(module, types.ModuleType):
+            _INDEXED.add(name)
+            for attr, value in list(vars(module).items()):
+                if not attr.startswith("_") and _shippable(value):
+                    _SHIPPED.setdefault(id(value), (value, f"{name}:{attr}"))
 
 
 def describe(lk: Link, obj: Any) -> dict:
