@@ -16,6 +16,7 @@ from enum import StrEnum
 class Kind(StrEnum):
     NODE_ADD = "node.add"
     NODE_DIED = "node.died"
+    NODE_PAUSED = "node.paused"
     NODE_RESUMED = "node.resumed"
     CLUSTER_REMOVE_NODE = "cluster.remove_node"
     WORKER_DIED = "worker.died"
@@ -74,6 +75,11 @@ class EventSpec:
 CATALOGUE: dict[str, EventSpec] = {
     Kind.NODE_ADD: EventSpec(("node", "id", "resources"), doc="a node joined (id: its first 12 hex digits)"),
     Kind.NODE_DIED: EventSpec(("node", "id", "cause"), doc="removed, fault, or presumed_dead (liveness)"),
+    Kind.NODE_PAUSED: EventSpec(
+        ("node",),
+        ("until",),
+        "a pause_node or hang_node fault froze a node: it runs nothing until `until` (absent: for good, hung)",
+    ),
     Kind.NODE_RESUMED: EventSpec(("node",), doc="a paused node runs again"),
     Kind.CLUSTER_REMOVE_NODE: EventSpec(("node", "graceful"), doc="Cluster.remove_node was called"),
     Kind.WORKER_DIED: EventSpec(

@@ -129,6 +129,11 @@ def _freeze(inj: FaultInjector, fault: Fault) -> None:
     if node is not None and node.alive:
         until = rt.now() + (fault.duration if fault.duration > 0 else float("inf"))
         node.frozen_until = max(node.frozen_until, until)
+        # The state change itself, a record beside the fault's: no view reads it out of the token.
+        if node.frozen_until == float("inf"):
+            rt.emit(Kind.NODE_PAUSED, node=node.name)  # hung: no `until`
+        else:
+            rt.emit(Kind.NODE_PAUSED, node=node.name, until=node.frozen_until)
         if until != float("inf"):
             rt.call_at(until, lambda: rt.emit(Kind.NODE_RESUMED, node=node.name), label="resume-node")
 
@@ -136,14 +141,14 @@ def _freeze(inj: FaultInjector, fault: Fault) -> None:
 kind(
     "pause_node",
     "Freeze a node for `duration` virtual seconds: it runs nothing, then goes on as if nothing happened.",
-    events=(Kind.NODE_RESUMED,),
+    events=(Kind.NODE_PAUSED, Kind.NODE_RESUMED),
     params=("target", "duration"),
     move="pause",
 )(_freeze)
 kind(
     "hang_node",
     "Freeze a node; duration 0 means for good.",
-    events=(Kind.NODE_RESUMED,),
+    events=(Kind.NODE_PAUSED, Kind.NODE_RESUMED),
     aliases={"duration": "duration"},
 )(_freeze)
 

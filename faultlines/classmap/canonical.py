@@ -37,8 +37,21 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-# Records that say nothing about where the run was: memory bookkeeping, and the fault itself.
-QUIET = frozenset({"object.free", "object.copy", "object.evict", "object.spill", "object.restore", "fault"})
+from miniray.sim import Kind
+
+# Records that say nothing about where the run was: memory bookkeeping, and the fault itself
+# with what it did at once (a node it froze).
+QUIET = frozenset(
+    {
+        "object.free",
+        "object.copy",
+        "object.evict",
+        "object.spill",
+        "object.restore",
+        "fault",
+        Kind.NODE_PAUSED,
+    }
+)
 _KEY = re.compile(r"^(?P<name>[^#\s]+)#(?P<rest>\d+(?:/\d+)?)$")  # count#1/1, Tally.add#2/1, Tally#1
 _ACTOR = re.compile(r"^(?P<cls>[A-Za-z_][\w]*)\((?P<id>[0-9a-f]+)\)$")  # Tagger(54d6d5da)
 _OPS_WITH_NAMES = ("submit ", "create actor ", "call ")

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from miniray.sim import Kind
+
 # The tables, their columns, in the order the debugger shows them.
 COLUMNS: dict[str, tuple[str, ...]] = {
     "nodes": ("node", "state", "note"),
@@ -58,6 +60,7 @@ class Tables:
         self.worker_actor: dict[int, str] = {}
         self.calls: dict[tuple[str, str], list[str]] = {}  # (service, key) -> "op by attempt -> outcome"
         self.copies: dict[str, list[str]] = {}
+        self.last_fault = ""  # the token of the latest fault record
 
     def set(self, table: str, key: str, *cells: Any) -> None:
         self.tables[table][key] = tuple("" if c is None else str(c) for c in cells)
@@ -72,12 +75,6 @@ class Tables:
         return out
 
     # -- helpers ---------------------------------------------------------------------------------
-    def node_name(self, target: str) -> str:
-        for prefix, name in self.node_ids.items():
-            if prefix and target.startswith(prefix):
-                return name
-        return target
-
     def set_node(self, node: str, state: str, note: str = "") -> None:
         old = self.get("nodes", node)
         self.set("nodes", node, node, state, note or (old[2] if old else ""))
@@ -169,12 +166,15 @@ def _gcs_unreachable(s: Tables, f: Mapping[str, Any]) -> str:
 
 
 def _fault(s: Tables, f: Mapping[str, Any]) -> str:
-    token = str(f["fault"])
-    kind, target, *rest = token.split() + [""]
-    node = s.node_name(target)
-    if kind in ("pause_node", "hang_node"):
-        s.set_node(node, "paused", token)
-    return f"fault strikes: {token}"
+    s.last_fault = str(f["fault"])
+    return f"fault strikes: {s.last_fault}"
+
+
+def _node_paused(s: Tables, f: Mapping[str, Any]) -> str:
+    # The fault that froze it is the record just before: the row's note names it.
+    s.set_node(f["node"], "paused", s.last_fault)
+    until = f" until {f['until']:g} s" if "until" in f else " for good"
+    return f"{f['node']} is frozen{until}"
 
 
 def _submit(s: Tables, f: Mapping[str, Any]) -> str:
@@ -346,6 +346,7 @@ def _effect(s: Tables, f: Mapping[str, Any]) -> str:
 _HANDLERS: dict[str, Callable[[Tables, Mapping[str, Any]], str]] = {
     "node.add": _node_add,
     "node.died": _node_died,
+    Kind.NODE_PAUSED: _node_paused,
     "node.resumed": _node_resumed,
     "cluster.remove_node": _remove_node,
     "worker.died": _worker_died,

@@ -121,10 +121,10 @@ def build(model: Model, px_per_event: float = 24.0) -> Lanes:
             node_states.setdefault(str(f["node"]), []).append((i, "dead"))
         elif kind == "node.resumed":
             node_states.setdefault(str(f["node"]), []).append((i, "alive"))
-        elif kind == "fault" and event.fault.split()[0] in ("pause_node", "hang_node"):
-            target = event.fault.split()[1]
-            node = next((nm for nm in node_states if nm == target or target.startswith(nm)), target)
-            node_states.setdefault(node, []).append((i, "paused"))
+        elif kind == "fault":  # a node it froze (miniray's node.paused, folded into this event)
+            for table, node, row in event.changes:
+                if table == "nodes" and row is not None and row[1] == "paused":
+                    node_states.setdefault(node, []).append((i, "paused"))
         elif kind == "task.start":
             add_worker(str(f["worker"]), str(f["node"]))
             running[str(f["attempt"])] = (str(f["worker"]), i)

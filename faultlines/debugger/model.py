@@ -2,7 +2,8 @@
 
 Only a `miniray.sim.Run` is read (its records, journals and faults), never the runtime, so the
 same fold works on a run made a moment ago, on one replayed from a token and on one recorded at
-build time as data. Each record is one event; many events share one instant of virtual time,
+build time as data. Each record is one event (a fault's own state change, such as a node it
+froze, joins its fault's); many events share one instant of virtual time,
 so the cursor moves by event, not by second.
 
 The state is a few tables (nodes, workers, tasks, actors, objects, placement groups and the
@@ -15,12 +16,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from miniray.sim import Kind
 
 from .kinds import COLUMNS, Change, Row, Tables
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+# Records of a fault's own state change, logged right after its `fault` record: folded into
+# that event, so the cursor steps over the fault once.
+OF_THE_FAULT = frozenset({Kind.NODE_PAUSED})
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,7 @@ class Event:
     code: str = ""  # that line's text
     why: str = ""  # how the line made it happen, when it is not plain ("the crash struck just before ...")
     changes: tuple[Change, ...] = ()
+    record: int = -1  # the record's own index in the run's log (what a SiteRecorder notes)
 
 
 @dataclass
@@ -106,6 +113,11 @@ def fold(
     for record in records:
         fields = dict(record.fields)
         text = state.on(record.kind, fields)
+        if record.kind in OF_THE_FAULT and events:
+            # What the fault just before did, at once: one event with it, as the learner saw it.
+            last = events[-1]
+            events[-1] = replace(last, changes=last.changes + state.take_changes())
+            continue
         fault = ""
         if record.kind == "fault":
             fault = str(fields["fault"])
@@ -113,7 +125,7 @@ def fold(
             fault = crash_token(fields, schedule)
         events.append(
             Event(
-                index=record.index,
+                index=len(events),
                 time=float(record.time),
                 step=int(record.step),
                 kind=str(record.kind),
@@ -123,6 +135,7 @@ def fold(
                 noise=is_noise(record.kind, fields),
                 fault=fault,
                 changes=state.take_changes(),
+                record=record.index,
             )
         )
         end = max(end, float(record.time))

@@ -143,7 +143,7 @@ def attach(
     from_journal = journal_sites(model.events, model.faults, model.journals)
     events = []
     for event in model.events:
-        site, why = from_journal.get(event.index, (recorded.get(event.index, ""), ""))
+        site, why = from_journal.get(event.index, (recorded.get(event.record, ""), ""))
         if site and not is_learners(site, learner):
             site = ""
         events.append(replace(event, site=site, code=reader(site) if site else "", why=why if site else ""))

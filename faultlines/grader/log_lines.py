@@ -3,6 +3,7 @@
 miniray's log is complete and exact (the determinism check compares it byte for byte); a report
 shows a filtered view of the same records:
   - no bookkeeping: objects freed when their last reference goes, object and node ids;
+  - no record of what a fault did at once (a node it froze): the fault's own line says it;
   - no empty fields (an effect made without a fencing token has no `token=`);
   - no fields an exercise declares misleading in its setting (`Checks.hidden_fields`);
   - time in seconds with three decimals, the kind, then `field=value` pairs; an effect (a call
@@ -15,7 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from miniray.sim import Kind
+
 NOISE_KINDS = frozenset({"object.free"})  # reference counting at work: every run has them
+# A fault's own state change (a node it froze), logged right after its `fault` line, which says it.
+SAID_BY_THE_FAULT = frozenset({Kind.NODE_PAUSED})
 NOISE_FIELDS = frozenset({"id", "owner"})  # 12-hex-digit ids and owner pids: nothing to act on
 
 
@@ -49,5 +54,5 @@ def readable(
     """One line per record worth reading. `hidden_fields` maps a kind ("effect") to the fields
     an exercise leaves out of it; `hidden_kinds` are kinds it leaves out altogether."""
     hidden_fields = hidden_fields or {}
-    skip_kinds = NOISE_KINDS.union(hidden_kinds)
+    skip_kinds = NOISE_KINDS.union(SAID_BY_THE_FAULT, hidden_kinds)
     return [line(r, hidden_fields.get(r.kind, ())).rstrip() for r in records if r.kind not in skip_kinds]

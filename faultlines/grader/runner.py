@@ -13,7 +13,7 @@ from miniray.exceptions import BudgetExceeded, Stalled
 from . import sim_access
 from .budgets import Counter, LearnerBudgetExceeded
 from .exercise import Exercise
-from .log_lines import readable
+from .log_lines import SAID_BY_THE_FAULT, readable
 from .schedule import Boundaries, Schedule, split
 from .submission import BadSubmission, Submission
 from .world import Ctx
@@ -21,6 +21,9 @@ from .world import Ctx
 PROGRESS = "progress"  # the built-in invariant: the goal is reached after the faults stop
 BUDGET = "step-budget"
 NO_ERROR = "runs-without-error"
+# A fault striking, and what it did at once: left out of a run's state, so two schedules that
+# strike at different moments but lead to the same run are one state to the search.
+STRIKES = frozenset({"fault"}) | SAID_BY_THE_FAULT
 
 
 @dataclass
@@ -123,7 +126,9 @@ def _run(
     records = run.records
     log = [r.line() for r in records]
     effects = [e.line() for e in ctx.services.effects]
-    state = "\n".join(line for r, line in zip(records, log) if r.kind != "fault") + "\n" + "\n".join(effects)
+    state = (
+        "\n".join(line for r, line in zip(records, log) if r.kind not in STRIKES) + "\n" + "\n".join(effects)
+    )
     boundaries = Boundaries()
     ctx.boundaries_into(boundaries, run)
     trace = "\n".join(log) + "\n--effects--\n" + "\n".join(effects) + f"\n--verdict--\n{violations!r}"

@@ -62,7 +62,7 @@ class _Builder:
         self.paused: dict[int, tuple] = {}  # node pid -> (start, fault token)
         self.pg_state: dict[str, tuple] = {}  # group label -> (since, state)
         self.pg_tid: dict[str, int] = {}
-        self.node_ids: dict[str, str] = {}  # node id prefix -> node name
+        self.last_fault = ""  # the token of the latest fault record
 
     # -- tracks ------------------------------------------------------------------------------
     def gcs(self, tid: int) -> tuple[int, int]:
@@ -120,7 +120,6 @@ class _Builder:
             self.trace.instant(kind, kind.split(".")[0], t, *self.gcs(T_OTHER), f)
 
     def on_node_add(self, t, f):
-        self.node_ids[str(f.get("id", ""))] = f["node"]
         self.trace.instant("node added", "node", t, *self.raylet(f["node"]), f, scope="p")
 
     def on_node_died(self, t, f):
@@ -133,22 +132,13 @@ class _Builder:
             self.trace.slice("paused", "fault", start[0], t, pid, tid, {"fault": start[1]})
 
     def on_fault(self, t, f):
-        token = str(f.get("fault", ""))
-        self.trace.instant(f"fault: {token}", "fault", t, *self.gcs(T_FAULTS), f, scope="g")
-        parts = token.split()
-        if len(parts) >= 2 and parts[0] in ("pause_node", "hang_node"):
-            node = self._node_name(parts[1])
-            if node is not None:
-                self.paused.setdefault(node_pid(node), (t, token))
-                self.raylet(node)
+        self.last_fault = str(f.get("fault", ""))
+        self.trace.instant(f"fault: {self.last_fault}", "fault", t, *self.gcs(T_FAULTS), f, scope="g")
 
-    def _node_name(self, target: str) -> str | None:
-        if target.startswith("node:"):
-            return target
-        for prefix, name in self.node_ids.items():
-            if prefix and target.startswith(prefix):
-                return name
-        return None
+    def on_node_paused(self, t, f):
+        # The fault that froze it struck just before (its record comes first): the slice names it.
+        self.paused.setdefault(node_pid(f["node"]), (t, self.last_fault))
+        self.raylet(f["node"])
 
     def on_cluster_remove_node(self, t, f):
         self.trace.instant(f"remove {f['node']}", "fault", t, *self.gcs(T_FAULTS), f, scope="g")
@@ -325,6 +315,7 @@ class _Builder:
 HANDLERS: dict[str, Callable[[_Builder, float, dict], None]] = {
     Kind.NODE_ADD: _Builder.on_node_add,
     Kind.NODE_DIED: _Builder.on_node_died,
+    Kind.NODE_PAUSED: _Builder.on_node_paused,
     Kind.NODE_RESUMED: _Builder.on_node_resumed,
     Kind.FAULT: _Builder.on_fault,
     Kind.CLUSTER_REMOVE_NODE: _Builder.on_cluster_remove_node,

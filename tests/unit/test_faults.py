@@ -68,6 +68,18 @@ def test_paused_node_delays_its_work(ray_cluster):
     ref = work.remote()
     sim.pause_node(n1, 5.0, at=1)
     assert ray.get(ref) == 6.0  # woke at 2, frozen until 6
+    # The state change is a record of its own, after the fault's, and its end another.
+    said = [
+        (r.time, r.kind, r.fields)
+        for r in sim.event_log()
+        if r.kind.startswith(("fault", "node.p", "node.r"))
+    ]
+    token = f"pause_node {n1.node_id} at=1 duration=5.0"
+    assert said == [
+        (1, "fault", {"fault": token}),
+        (1, "node.paused", {"node": n1.name, "until": 6.0}),
+        (6.0, "node.resumed", {"node": n1.name}),
+    ]
 
 
 def test_hung_node_never_finishes_and_get_times_out(ray_cluster):
@@ -83,6 +95,18 @@ def test_hung_node_never_finishes_and_get_times_out(ray_cluster):
     sim.hang_node(n1, at=1)
     with pytest.raises(E.GetTimeoutError):
         ray.get(ref, timeout=100)
+    frozen = [r.fields for r in sim.event_log() if r.kind in ("node.paused", "node.resumed")]
+    assert frozen == [{"node": n1.name}]  # no `until`: hung for good, and never resumed
+
+
+def test_a_pause_of_a_dead_node_freezes_nothing_and_says_nothing(ray_cluster):
+    ray, cluster, _ = ray_cluster
+    n1 = cluster.add_node(num_cpus=1)
+    sim.kill_node(n1, at=1)
+    sim.pause_node(n1, 5.0, at=2)
+    sim.sleep(10)
+    kinds = [r.kind for r in sim.event_log() if r.time > 0]
+    assert kinds.count("fault") == 2 and "node.paused" not in kinds and "node.resumed" not in kinds
 
 
 def test_kill_actor_process_restarts_it(ray):
