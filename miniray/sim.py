@@ -10,17 +10,20 @@ run.log_text                      # identical for identical seed, code and fault
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import inspect
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from . import context
 from .copying import shared
 from .events import Kind
 from .exceptions import BudgetExceeded, SimulationError, Stalled
+from .fault_entry import Boundary, FaultKind
 from .fault_kinds import KINDS
 from .fault_kinds import moves as fault_moves
-from .faults import ChoicePoints, Fault, parse_token, random_schedule
+from .faults import ChoicePoints, Fault, from_helper, parse_token, random_schedule
 from .kernel import Kernel, Timer
 from .log import EventLog, Record
 from .memory import oom_retry_delay_s
@@ -37,6 +40,7 @@ __all__ = [
     "schedule",
     "inject",
     "moves",
+    "fault_kinds",
     *KINDS,  # one helper per fault kind: kill_node, crash, pause_node, use_memory, ...
     "event_log",
     "log_text",
@@ -61,6 +65,9 @@ __all__ = [
     "EventLog",
     "oom_retry_delay_s",  # Ray's backoff between retries of an OOM-killed task (miniray/memory)
     "Fault",
+    "FaultKind",  # a fault kind's entry (miniray/fault_entry.py): a grader makes its moves from it
+    "Boundary",
+    "ChoicePoints",
     "parse_token",
     "random_schedule",
     "SimulationError",
@@ -134,13 +141,41 @@ def moves() -> dict[str, str]:
     return fault_moves()
 
 
+def fault_kinds() -> Mapping[str, FaultKind]:
+    """Every fault kind's entry (miniray/fault_kinds.py), by name, in the order they are listed:
+    its parameters, its move, its words. Read-only."""
+    return MappingProxyType(KINDS)
+
+
 def __getattr__(name: str) -> Callable[..., None]:
     """`sim.kill_node(node, at=...)`, `sim.crash(attempt, step)`, ...: one helper per fault kind,
     made from its entry in miniray/fault_kinds.py (its docstring says what it does)."""
     kind = KINDS.get(name)
     if kind is None:
         raise AttributeError(f"module 'miniray.sim' has no attribute {name!r}")
-    return kind.helper()
+    return _helper(kind)
+
+
+def _helper(kind: FaultKind) -> Callable[..., None]:
+    """`sim.<name>(...)`: inject this fault into the running cluster, or the next one. Its
+    positional arguments are the entry's `helper`; every other parameter is a keyword."""
+
+    def helper(*args: Any, at: float | None = None, **kwargs: Any) -> None:
+        inject(from_helper(kind, args, kwargs, at))
+
+    P = inspect.Parameter
+    params = [P(p, P.POSITIONAL_OR_KEYWORD) for p in kind.helper]
+    params += [
+        P(p.helper_name or p.name, P.KEYWORD_ONLY, default=p.default)
+        for p in kind.params
+        if p.name not in kind.helper
+    ]
+    if kind.timed:
+        params.append(P("at", P.KEYWORD_ONLY, default=None))
+    helper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    helper.__name__ = helper.__qualname__ = kind.name
+    helper.__doc__ = kind.doc
+    return helper
 
 
 def __dir__() -> list[str]:

@@ -27,7 +27,7 @@ from miniray import sim
 
 from .checks import Checks
 from .report import Hint
-from .schedule import MOVE_KINDS, validate
+from .schedule import MOVE_KINDS, check_args, validate
 
 NO_MATCH = "no-known-mistake"  # the hint id of a failure no catalogued mistake explains
 BUILTIN_EXPLANATIONS = {
@@ -72,7 +72,8 @@ class TierSpec:
     max_runs: int = 3000
     seeds: tuple[int, ...] = ()
     length: int = 3  # kind "random": moves per schedule
-    pause_s: float = 15.0
+    # A move's values other than its entry's (miniray/fault_kinds.py): {"pause": {"duration": 15.0}}.
+    move_args: dict[str, dict[str, Any]] = field(default_factory=dict)
     hidden: bool = False
 
 
@@ -210,7 +211,16 @@ def _tier(data: dict[str, Any], hidden: bool, where: str) -> TierSpec:
     moves = tuple(data.get("moves", ["crash"]))
     for move in moves:
         if move not in MOVE_KINDS:
-            raise ExerciseError(f"{where}: unknown move kind {move!r} (known: {', '.join(MOVE_KINDS)})")
+            raise ExerciseError(
+                f"{where}: tier {data.get('name')!r} names an unknown move {move!r}; the moves are "
+                f"{', '.join(MOVE_KINDS)} (a fault kind's move is its entry's `move=` in miniray/fault_kinds.py)"
+            )
+    for move in data.get("caps", {}):
+        if move not in moves:
+            raise ExerciseError(
+                f"{where}: tier {data.get('name')!r} caps {move!r}, which is not one of its moves"
+            )
+    move_args = _move_args(data, moves, where)
     runs = []
     for run in data.get("run", []):
         schedule = tuple(validate(t) for t in run.get("schedule", []))
@@ -230,9 +240,27 @@ def _tier(data: dict[str, Any], hidden: bool, where: str) -> TierSpec:
         max_runs=int(data.get("max_runs", 3000)),
         seeds=tuple(seeds),
         length=int(data.get("length", 3)),
-        pause_s=float(data.get("pause_s", 15.0)),
+        move_args=move_args,
         hidden=hidden,
     )
+
+
+def _move_args(data: dict[str, Any], moves: tuple[str, ...], where: str) -> dict[str, dict[str, Any]]:
+    """A tier's `move_args = { pause = { duration = 12.0 } }`, checked against the moves' entries;
+    `pause_s = 12.0` is the older way to say a pause's duration."""
+    args = {move: dict(values) for move, values in data.get("move_args", {}).items()}
+    if "pause_s" in data:
+        args.setdefault("pause", {})["duration"] = float(data["pause_s"])
+    for move, values in args.items():
+        if move not in moves:
+            raise ExerciseError(
+                f"{where}: tier {data.get('name')!r} gives values to {move!r}, not one of its moves"
+            )
+        try:
+            check_args(move, values)
+        except ValueError as e:
+            raise ExerciseError(f"{where}: tier {data.get('name')!r}: {e}") from None
+    return args
 
 
 def _hint(data: dict[str, Any], where: str) -> HintSpec:

@@ -6,7 +6,9 @@ A schedule is a tuple of moves, each a short text token so it prints, shrinks an
     "kill_node node:1 after_event=14"    miniray: lose a node right after kernel event 14
     "pause_node node:1 after_event=9 duration=12"
     "client after_call=1"                grader: a second client starts right after service call 1
-The grader's moves are not Ray faults, so they stay here rather than in miniray.faults.
+The grader's moves are not Ray faults, so they stay here rather than in miniray.faults. A fault
+kind's move (its name, the choice points it is tried at, its values, its words) is its entry in
+miniray/fault_kinds.py: nothing here names one.
 """
 
 from __future__ import annotations
@@ -17,20 +19,32 @@ from pathlib import PurePath
 from typing import Any
 
 from miniray import sim
-from miniray.sim import Fault, parse_token
+from miniray.sim import Boundary, ChoicePoints, Fault, parse_token
 
 Schedule = tuple[str, ...]
+CLIENT = "client"
 # A search's moves by name, and the token kind each injects: miniray's fault kinds that name a
 # move (miniray/fault_kinds.py), plus the grader's own, a second client. Written once, read both
 # ways (a move's tokens, a token's move).
-MOVES: dict[str, str] = {**sim.moves(), "client": "client"}
+MOVES: dict[str, str] = {**sim.moves(), CLIENT: CLIENT}
 MOVE_KINDS = tuple(MOVES)
 _MOVE_OF_KIND = {kind: move for move, kind in MOVES.items()}
+_ENTRIES = {move: sim.fault_kinds()[kind] for move, kind in sim.moves().items()}
 
 
 def move_of(token: str) -> str:
     """The move a schedule token is ("kill_node node:1 after_event=3" -> "node_loss")."""
     return _MOVE_OF_KIND[token.split()[0]]
+
+
+def check_args(move: str, args: dict[str, Any]) -> dict[str, Any]:
+    """A tier's values for a move's parameters (exercise.toml), checked against its kind's entry;
+    a ValueError that names the move and what it takes."""
+    entry = _ENTRIES.get(move)
+    if entry is None:
+        raise ValueError(f"move {move!r} takes no values (only a fault kind's move does)")
+    entry.values(args)
+    return dict(args)
 
 
 @dataclass(frozen=True)
@@ -88,58 +102,59 @@ def describe(move: str, journals: dict[str, list[tuple[str, str]]], records: Seq
             else f"a second client starts right after service call {n}"
         )
     fault = parse_token(move)
-    if fault.kind == "crash":
-        steps = journals.get(fault.target, [])
-        n = fault.step or 0
-        died = [r for r in records if r.kind == "worker.exit" and r.fields.get("attempt") == fault.target]
-        if not died:
-            return f"{fault.target} would crash before its step {n}, but this run never got there"
-        who = f"at {died[0].time:g} s the worker running {fault.target} dies before step {n}"
-        if n == 0:
-            return f"{who}, its first call to the cluster (or its return, if it makes none)"
-        if len(steps) >= n:
-            op, site = steps[n - 1]
-            return f"{who}, right after step {n - 1}: `{op}` ({_site(site)})"
-        return who
-    struck = [r for r in records if r.kind == "fault" and r.fields.get("fault") == move]
+    entry = fault.entry
+    if entry.move is not None and entry.move.strikes is Boundary.STEP:
+        return _in_attempt(fault, journals, records)
+    struck = [r for r in records if r.kind == sim.Kind.FAULT and r.fields.get("fault") == move]
     when = f"at {struck[0].time:g} s" if struck else f"after event {fault.after_event}"
-    if fault.kind == "kill_node":
-        return f"{when} node {fault.target} is lost, with every worker and object on it"
-    if fault.kind == "pause_node":
-        return f"{when} node {fault.target} freezes for {fault.duration:g} s, then runs on"
-    return move
+    what = entry.describe(fault.target, fault.step, fault.params)
+    return f"{when} {what}" if what else move
+
+
+def _in_attempt(fault: Fault, journals: dict[str, list[tuple[str, str]]], records: Sequence[Any]) -> str:
+    """A fault that strikes inside an attempt, before its step (a crash): when its worker died,
+    and the learner's call it came right after, from the attempt's journal."""
+    steps = journals.get(fault.target, [])
+    n = fault.step or 0
+    died = [r for r in records if r.kind == sim.Kind.WORKER_EXIT and r.fields.get("attempt") == fault.target]
+    if not died:
+        return f"{fault.target} would crash before its step {n}, but this run never got there"
+    who = f"at {died[0].time:g} s {fault.describe()}"
+    if n == 0:
+        return f"{who}, its first call to the cluster (or its return, if it makes none)"
+    if len(steps) >= n:
+        op, site = steps[n - 1]
+        return f"{who}, right after step {n - 1}: `{op}` ({_site(site)})"
+    return who
 
 
 @dataclass
 class Boundaries:
-    """Where one run could have been broken: its attempts' interactions, events, calls, nodes."""
+    """Where one run could have been broken: miniray's choice points (its attempts' interactions,
+    its events, its nodes) and the service calls made. `points.marks` holds the kernel event
+    indices at which something visible happened (a log record), with the nodes running an attempt
+    then: losing a node elsewhere, or between two such events, changes nothing a later mark would
+    not also show. (Exercises about stored objects or actors will want nodes that hold those
+    counted as busy too.)"""
 
-    attempts: list[tuple[str, int]] = field(default_factory=list)
-    events: int = 0
+    points: ChoicePoints = field(default_factory=ChoicePoints)
     calls: int = 0  # service calls made (reads included)
-    nodes: list[str] = field(default_factory=list)
-    # Kernel event indices at which something visible happened (a log record), with the nodes
-    # running an attempt then: losing a node elsewhere, or between two such events, changes
-    # nothing a later mark would not also show. (Exercises about stored objects or actors will
-    # want nodes that hold those counted as busy too.)
-    event_marks: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
 
-    def moves(self, kinds: tuple[str, ...], pause_s: float) -> list[str]:
+    def moves(self, kinds: Sequence[str], args: dict[str, dict[str, Any]] | None = None) -> list[str]:
+        """Every move of `kinds` this run's boundaries allow, as tokens: a fault kind's at each
+        choice point of its boundary (inside attempts first, then after events; kinds in their
+        entries' order), with `args` for its values; then the second client, after each call."""
+        args = args or {}
         out: list[str] = []
-        if "crash" in kinds:  # before each step of each attempt (and as it returns)
-            crash = MOVES["crash"]
-            out += [f"{crash} {key} step={k}" for key, n in self.attempts for k in range(n + 1)]
-        if "node_loss" in kinds:  # right after each kernel event that showed, on a busy node
-            lose = MOVES["node_loss"]
-            out += [f"{lose} {node} after_event={i}" for i, busy in self.event_marks for node in busy]
-        if "pause" in kinds:
-            pause = MOVES["pause"]
-            out += [
-                f"{pause} {node} after_event={i} duration={pause_s!r}"
-                for i, busy in self.event_marks
-                for node in busy
+        for boundary in Boundary:
+            wanted = [
+                (m, e) for m, e in _ENTRIES.items() if m in kinds and e.move and e.move.strikes is boundary
             ]
-        if "client" in kinds:
+            if wanted:
+                points = self.points.points(boundary)
+                for move, entry in wanted:
+                    out += entry.move_tokens(points, args.get(move))
+        if CLIENT in kinds:
             out += [f"client after_call={i}" for i in range(self.calls + 1)]
         return out
 

@@ -47,7 +47,7 @@ def exhaustive(tier: TierSpec, run: RunFn) -> SearchResult:
     for _depth in range(tier.k):
         following: list[tuple[Schedule, Outcome]] = []
         for schedule, outcome in frontier:
-            for move in outcome.boundaries.moves(tier.moves, tier.pause_s):
+            for move in outcome.boundaries.moves(tier.moves, tier.move_args):
                 if move in schedule or not _allowed(tier, outcome, schedule, move):
                     continue
                 child = (*schedule, move)
@@ -81,7 +81,7 @@ def randomized(tier: TierSpec, run: RunFn) -> SearchResult:
         for _ in range(tier.length):
             moves = [
                 m
-                for m in outcome.boundaries.moves(tier.moves, tier.pause_s)
+                for m in outcome.boundaries.moves(tier.moves, tier.move_args)
                 if m not in schedule and _allowed(tier, outcome, schedule, m)
             ]
             if not moves:

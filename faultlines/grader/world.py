@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from miniray import sim
@@ -144,8 +145,5 @@ class Ctx:
             self.client_refs.append(result)
 
     def boundaries_into(self, b: Any, run: sim.Run) -> None:
-        b.nodes = list(self.nodes)
-        b.event_marks = list(self.event_marks)
+        b.points = replace(run.points, nodes=list(self.nodes), marks=list(self.event_marks))
         b.calls = self.services._calls
-        b.attempts = list(run.points.attempts)
-        b.events = run.events

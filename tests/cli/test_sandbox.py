@@ -210,11 +210,11 @@ def test_a_learners_hold_on_minirays_own_constant_is_the_judges_own_and_nothing_
     from miniray import fault_kinds, liveness
 
     assert proxies.shipped("miniray.liveness:RETRYABLE") is liveness.RETRYABLE
-    assert fault_kinds.FIELDS  # a dict: mutable, never handed over
+    assert fault_kinds.KINDS  # a dict: mutable, never handed over
     for forged in (
         "os:system",
         "miniray.liveness:_private",
-        "miniray.fault_kinds:FIELDS",
+        "miniray.fault_kinds:KINDS",
         "miniray.nothing:X",
     ):
         with pytest.raises(wire.WireError):

@@ -1,6 +1,8 @@
-"""Adding a fault kind, as docs/design/contributing.md shows it: one entry plus its handler in
-miniray/fault_kinds.py, added to a copy of miniray, which a fresh Python then uses. CPython only:
-it starts a process (tests/unit also runs in Pyodide, which has none)."""
+"""Adding a fault kind, as docs/design/contributing.md shows it: one entry in miniray/fault_kinds.py,
+added to a copy of miniray, which a fresh Python then uses: as a `sim` helper, and as a move the
+grader's search tries, strikes with and describes in the entry's words. Nothing of the course is
+copied or changed. CPython only: it starts a process (tests/unit also runs in Pyodide, which has
+none)."""
 
 from __future__ import annotations
 
@@ -12,19 +14,27 @@ from pathlib import Path
 
 import miniray
 
+REPO = Path(__file__).resolve().parents[2]
+
+# The entry docs/design/contributing.md shows, word for word.
 TOY = """
 
 @kind(
-    "slow_worker",
-    "A toy kind for the contributing guide: the target's worker dies `duration` seconds later.",
-    events=(Kind.WORKER_DIED,),
-    params=("target", "duration"),
-    move="slowdown",
+    "slow_worker",  # the token's first word: "slow_worker <node> ..."
+    "The busy worker on a node dies `duration` seconds later.",  # the sim helper's docstring
+    params=(
+        Param("duration", float, 1.0, "virtual seconds until it dies"),
+        Param("cause", str, "slow", "what its death is put down to (one word)"),
+    ),
+    helper=("target", "duration"),  # sim.slow_worker(node, duration, *, cause="slow", at=None)
+    events=(Kind.WORKER_DIED,),  # the records it can cause, besides `fault`
+    move=Move("slowdown", Boundary.NODE_EVENT, {"duration": 2.0}),  # tried after every event, on a busy node
+    words="the worker busy on {target} dies {duration:g} s later ({cause})",
 )
 def _slow_worker(inj: FaultInjector, fault: Fault) -> None:
-    worker = inj.worker(fault.target)
+    worker = inj.worker(fault.target)  # the injector finds nodes, workers and actors
     if worker is not None:
-        inj.rt.call_later(fault.duration, inj.rt.kill_worker, worker, "fault")
+        inj.rt.call_later(fault.duration, inj.rt.kill_worker, worker, fault.cause)
 """
 
 USE_IT = """
@@ -44,30 +54,124 @@ def work():
 
 ref = work.remote()
 sim.sleep(1)
-sim.slow_worker(ray.nodes()[0]["NodeID"], 2.0)
+sim.slow_worker(ray.nodes()[0]["NodeID"], 2.0, cause="tired")
 try:
     ray.get(ref)
 except ray.exceptions.WorkerCrashedError:
     print("killed at", sim.now())
-print([r.kind for r in sim.event_log() if r.kind in ("fault", "worker.died")])
+print([(r.kind, r.get("cause")) for r in sim.event_log() if r.kind in ("fault", "worker.died")])
+print(sim.parse_token("slow_worker node:1 at=2.0 cause=tired").token())
+"""
+
+# A toy exercise whose learner retries nothing: any worker death fails it.
+EXERCISE = """
+id = "toy00"
+title = "A job that must finish"
+version = 1
+entry = ["run_job"]
+line_budget = 100
+
+[[tier]]
+name = "every slowdown"
+kind = "search"
+points = 1
+scenario = "one-job"
+k = 1
+moves = ["slowdown"]
+"""
+
+CHECKS = """
+from faultlines.grader.checks import Checks
+from miniray import sim
+
+checks = Checks()
+
+
+@checks.scenario("one-job")
+def one_job(sub, ctx):
+    ctx.cluster(workers=1)
+    try:
+        return {"value": sub.run_job()}
+    except sim.SimulationError:
+        raise
+    except Exception as e:
+        return {"error": type(e).__name__}
+
+
+@checks.invariant("job-finishes")
+def finishes(outcome, ctx):
+    return f"run_job raised {outcome['error']}" if "error" in outcome else None
+"""
+
+LEARNER = """
+import time
+import miniray as ray
+
+
+@ray.remote(max_retries=0)
+def job():
+    time.sleep(5)
+    return "done"
+
+
+def run_job():
+    return ray.get(job.remote())
+"""
+
+GRADE_IT = """
+from pathlib import Path
+from faultlines.grader import exercise, grade, submission
+
+ex = exercise.load("toy00")
+sub = submission.from_source(Path("learner.py").read_text(), "learner.py", ex.entry, ex.line_budget)
+failure = grade.grade(ex, sub).first_failure
+print("schedule:", failure.schedule)
+print("words:", failure.moves)
+print("timeline:", [line for line in failure.timeline if "worker.died" in line])
+# The debugger draws it: part two of issue 28 (the reading) adds the toy's one row there and
+# asserts here that the debugger's lanes and tables show this failing run's slowdown.
 """
 
 
-def test_adding_a_kind_is_one_entry_plus_its_handler(tmp_path):
+def _copy_with_the_entry(tmp_path: Path) -> None:
     copy = tmp_path / "miniray"
     shutil.copytree(Path(miniray.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
     table = copy / "fault_kinds.py"
     table.write_text(table.read_text() + TOY)  # the only file touched
-    script = tmp_path / "use_it.py"
-    script.write_text(textwrap.dedent(USE_IT))
+
+
+def _python(tmp_path: Path, script: str, **env: str) -> str:
+    path = tmp_path / "script.py"
+    path.write_text(textwrap.dedent(script))
     out = subprocess.run(
-        [sys.executable, str(script)],
+        [sys.executable, str(path)],
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=120,
-        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        timeout=300,
+        # The copy first: faultlines (from this checkout) then imports the copied miniray.
+        env={"PYTHONPATH": f"{tmp_path}:{REPO}", "PATH": "/usr/bin:/bin", **env},
     )
     assert out.returncode == 0, out.stderr
-    assert "killed at 3.0" in out.stdout
-    assert "['fault', 'worker.died']" in out.stdout
+    return out.stdout
+
+
+def test_adding_a_kind_is_one_entry(tmp_path):
+    _copy_with_the_entry(tmp_path)
+    out = _python(tmp_path, USE_IT)
+    assert "killed at 3.0" in out
+    assert "[('fault', None), ('worker.died', 'tired')]" in out
+    assert "slow_worker node:1 at=2.0 cause=tired\n" in out  # duration=1.0 is its default: left out
+
+
+def test_the_graders_search_strikes_with_it_and_the_report_says_it_in_its_words(tmp_path):
+    _copy_with_the_entry(tmp_path)
+    folder = tmp_path / "exercises" / "toy00"
+    folder.mkdir(parents=True)
+    (folder / "exercise.toml").write_text(EXERCISE)
+    (folder / "checks.py").write_text(CHECKS)
+    (tmp_path / "learner.py").write_text(LEARNER)
+    out = _python(tmp_path, GRADE_IT, FAULTLINES_EXERCISES=str(tmp_path / "exercises"))
+    assert "schedule: ['slow_worker node:1 after_event=1 duration=2.0']" in out  # the first busy moment
+    assert "words: ['at 0 s the worker busy on node:1 dies 2 s later (slow)']" in out
+    assert "worker.died worker=10002 node=node:1 cause=slow" in out

@@ -261,6 +261,45 @@ def test_a_hint_must_rest_on_evidence_from_the_run(tmp_path, monkeypatch, hint, 
         exercise.load("fault00")
 
 
+@pytest.mark.parametrize(
+    ("tier", "message"),
+    [
+        (
+            'moves = ["drain"]',
+            r"names an unknown move 'drain'; the moves are node_loss, pause, crash, client",
+        ),
+        ('moves = ["crash"]\ncaps = { pause = 1 }', "caps 'pause', which is not one of its moves"),
+        ('moves = ["pause"]\nmove_args = { pause = { length = 3 } }', "has no parameter 'length'"),
+        ('moves = ["pause"]\nmove_args = { pause = { duration = "long" } }', "duration= is float"),
+        ('moves = ["crash"]\nmove_args = { pause = { duration = 3.0 } }', "gives values to 'pause'"),
+    ],
+)
+def test_a_tier_names_only_moves_there_are_with_values_their_entries_take(
+    tmp_path, monkeypatch, tier, message
+):
+    tier_toml = f'[[tier]]\nname = "more"\nkind = "search"\nscenario = "three-lines"\n{tier}\n'
+    _exercise_copy(tmp_path, monkeypatch, tier_toml)
+    with pytest.raises(exercise.ExerciseError, match=message):
+        exercise.load("fault00")
+
+
+def test_a_tiers_move_args_reach_its_moves():
+    from faultlines.grader.schedule import Boundaries
+    from miniray.sim import ChoicePoints
+
+    points = ChoicePoints(attempts=[("f#1/1", 0)], marks=[(3, ("node:1",))])
+    moves = Boundaries(points, calls=0).moves(
+        ("pause", "crash", "node_loss", "client"), {"pause": {"duration": 4.5}}
+    )
+    assert moves == [
+        "crash f#1/1 step=0",
+        "kill_node node:1 after_event=3",
+        "pause_node node:1 after_event=3 duration=4.5",
+        "client after_call=0",
+    ]
+    assert exercise.load("fault07").tiers[1].move_args == {"pause": {"duration": 15.0}}  # its pause_s
+
+
 def test_when_no_known_mistake_matches_the_report_says_so_and_explains_the_invariant():
     off_by_one = (
         (REPO / "exercises/fault00/reference.py")
