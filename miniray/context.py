@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import aio, process
+from . import aio, placement, process
 from .execution import BodyRun, WorkerExit
 from .isolation import warn_file_write
 from .journal import learner_site
@@ -57,6 +57,9 @@ def runtime() -> Runtime:
     if rt is None:
         rt = start_local(SESSION.new_runtime())
     return rt
+
+
+placement.find_the_runtime_with(runtime)  # placement.diagnose() asks for the active runtime this way
 
 
 def start_local(

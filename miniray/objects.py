@@ -10,6 +10,7 @@ its task (tasks.reconstruct).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
@@ -41,10 +42,12 @@ class ObjectRef:
 
     def __await__(self):
         """`await ref` in asyncio code (Ray's examples): the value, fetched as `get` does."""
-        # Imported here, not at the top: `waiting` imports this module (it waits on ObjectRefs).
-        from .waiting import get
-
-        return get(self._table.rt, [self], None)[0]
+        read = self._table.reader
+        if read is None:
+            raise RuntimeError(
+                "this runtime reads no objects for `await`: make it with miniray.init or a Cluster"
+            )
+        return read(self._table.rt, [self], None)[0]
         yield  # a generator, so asyncio can await it; it never suspends
 
     def binary(self) -> bytes:
@@ -143,6 +146,9 @@ class ObjectTable:
         self.rt = rt
         self.entries: dict[str, ObjectEntry] = {}
         self.stores = Stores(rt, self)  # each node's store and disk (miniray/stores.py)
+        # How `await ref` reads a value: `waiting.get`, which stands on this module (it waits on
+        # refs), handed in by what assembles the runtime (session.new_runtime).
+        self.reader: Callable[[Runtime, list[ObjectRef], float | None], list] | None = None
 
     # -- reference counting -------------------------------------------------------------
     def incref(self, object_id: str) -> None:

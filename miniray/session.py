@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import waiting
 from .faults import Fault
 from .runtime import DEFAULT_CONFIG, Runtime
 from .system_config import check as check_system_config
@@ -50,13 +51,15 @@ class Session:
         check_system_config(system_config, DEFAULT_CONFIG)  # unknown keys are refused, as Ray 2.60 does
         cfg = dict(system_config or {})
         cfg.update(self.pending.budget)
-        return Runtime(
+        rt = Runtime(
             seed=self.pending.seed if seed is None else seed,
             system_config=cfg,
             faults=list(self.pending.faults),
             by_value=frozenset(self.by_value),
             library=frozenset(self.library),
         )
+        rt.objects.reader = waiting.get  # `await ref` reads as ray.get does (objects.py can't import it)
+        return rt
 
     def register_cluster(self, rt: Runtime) -> str:
         self.clusters_made += 1

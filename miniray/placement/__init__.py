@@ -12,6 +12,9 @@ The Ray-shaped API is `miniray.util.placement_group`; `diagnose()` here is simul
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from . import diagnosis
 from .diagnosis import Diagnosis, RescheduleContext
 from .manager import ATTEMPT_COST_S, PlacementManager
@@ -21,11 +24,20 @@ from .queue import Backoff
 
 def diagnose() -> Diagnosis:
     """Why the current cluster's placement groups are stuck: cycles, starvation, hot loops."""
-    # Imported here, not above: context stands a floor higher (it imports the runtime, which
-    # imports this package), and this convenience is the package's only use of the active runtime.
-    from ..context import runtime
+    if _active is None:
+        raise RuntimeError("miniray is not loaded: `import miniray` first")
+    return diagnosis.diagnose(_active().placement)
 
-    return diagnosis.diagnose(runtime().placement)
+
+# How diagnose() finds the active runtime. Which runtime is active is the session's to know, a
+# floor up (miniray.context, which imports this package through the runtime): it hands its
+# `runtime` over as it loads, and `import miniray` always loads it.
+_active: Callable[[], Any] | None = None
+
+
+def find_the_runtime_with(active: Callable[[], Any]) -> None:
+    global _active
+    _active = active
 
 
 __all__ = [
