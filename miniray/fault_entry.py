@@ -37,6 +37,7 @@ class Boundary(StrEnum):
 
     STEP = "step"  # just before interaction `step` of an attempt (the target: its key, "f#1/2")
     NODE_EVENT = "node_event"  # right after kernel event `after_event`, on a node (the target: its name)
+    ACTOR_EVENT = "actor_event"  # right after kernel event `after_event`, on an actor ("Counter#1")
 
 
 @dataclass(frozen=True)

@@ -151,6 +151,7 @@ class ChoicePoints:
     events: int = 0
     attempts: list = field(default_factory=list)  # (attempt key, interaction count), in order
     nodes: list = field(default_factory=list)  # names of the nodes a fault could kill
+    actors: list = field(default_factory=list)  # the run's actors, as a fault names one ("Counter#1")
     # The kernel events worth striking after, each with the nodes worth striking on then (a
     # grader's pruning, from the log); None: every event, on every node.
     marks: list[tuple[int, tuple[str, ...]]] | None = None
@@ -159,11 +160,13 @@ class ChoicePoints:
         """Each choice point of a boundary, in order: (target, the Fault field that places it, its value)."""
         if boundary is Boundary.STEP:
             return [(key, "step", k) for key, n in self.attempts for k in range(n + 1)]
+        everything = self.marks is None
         if boundary is Boundary.NODE_EVENT:
-            marks = (
-                self.marks if self.marks is not None else [(i, tuple(self.nodes)) for i in range(self.events)]
-            )
+            marks = [(i, tuple(self.nodes)) for i in range(self.events)] if everything else self.marks or []
             return [(node, "after_event", i) for i, busy in marks for node in busy]
+        if boundary is Boundary.ACTOR_EVENT:  # every actor the run made, after each marked event
+            events = range(self.events) if everything else [i for i, _ in self.marks or []]
+            return [(actor, "after_event", i) for i in events for actor in self.actors]
         raise ValueError(f"no choice points of {boundary!r}")
 
     def crashes(self) -> list[Fault]:

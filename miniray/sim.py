@@ -261,6 +261,7 @@ def choice_points(rt=None) -> ChoicePoints:
         events=rt._kernel.steps,
         attempts=list(rt.faults.attempts),
         nodes=[n.node_id for n in rt.nodes if not n.is_head],
+        actors=[f"{a.class_name}#{a.ordinal}" for a in rt.actors.actors.values()],
     )
 
 

@@ -98,9 +98,16 @@ def test_a_string_parameter_is_one_word_in_its_token():
 
 
 def test_choice_points_are_listed_once_for_every_boundary():
-    points = ChoicePoints(events=2, attempts=[("f#1/1", 1)], nodes=["n1"])
+    points = ChoicePoints(events=2, attempts=[("f#1/1", 1)], nodes=["n1"], actors=["Counter#1"])
     assert points.points(Boundary.STEP) == [("f#1/1", "step", 0), ("f#1/1", "step", 1)]
     assert points.points(Boundary.NODE_EVENT) == [("n1", "after_event", 0), ("n1", "after_event", 1)]
+    assert points.points(Boundary.ACTOR_EVENT) == [
+        ("Counter#1", "after_event", 0),
+        ("Counter#1", "after_event", 1),
+    ]
+    marked = ChoicePoints(events=9, nodes=["n1"], actors=["Counter#1"], marks=[(4, ())])
+    assert marked.points(Boundary.NODE_EVENT) == []
+    assert marked.points(Boundary.ACTOR_EVENT) == [("Counter#1", "after_event", 4)]
     assert [f.token() for f in points.crashes()] == ["crash f#1/1 step=0", "crash f#1/1 step=1"]
     assert [f.token() for f in points.node_kills()] == [
         "kill_node n1 after_event=0",
@@ -112,3 +119,20 @@ def test_a_helper_is_made_from_the_entry():
     assert str(inspect.signature(sim.use_memory)) == "(target, size, *, ramp_s=0.0)"
     assert str(inspect.signature(sim.pause_node)) == "(target, duration, *, at=None)"
     assert str(inspect.signature(sim.hang_node)) == "(target, *, duration=0.0, at=None)"
+
+
+def test_a_run_lists_its_actors_as_faults_name_them(ray):
+    @ray.remote
+    class Counter:
+        def add(self):
+            return 1
+
+    counters = [Counter.remote(), Counter.remote()]
+    ray.get([c.add.remote() for c in counters])
+    assert sim.choice_points().actors == ["Counter#1", "Counter#2"]
+    sim.kill_actor("Counter#2")  # the name a choice point gives it reaches that actor
+    sim.sleep(1)
+    dead = [
+        r.fields["actor"] for r in sim.event_log() if r.kind == "actor.state" and r.fields["state"] == "DEAD"
+    ]
+    assert dead == [f"Counter({counters[1]._actor_id[:8]})"]
