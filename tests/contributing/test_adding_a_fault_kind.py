@@ -156,6 +156,11 @@ def _python(tmp_path: Path, script: str, **env: str) -> str:
     return out.stdout
 
 
+def test_the_recipe_shows_this_entry():
+    recipe = (REPO / "docs/design/contributing.md").read_text()
+    assert TOY.strip() in recipe
+
+
 def test_adding_a_kind_is_one_entry(tmp_path):
     _copy_with_the_entry(tmp_path)
     out = _python(tmp_path, USE_IT)
