@@ -29,6 +29,7 @@ Handler = Callable[["FaultInjector", "Fault"], None]
 # Where a fault is placed in time: the fields every kind shares, and what a token writes them as.
 WHEN = ("at", "after_event", "step")
 WHEN_TYPES: dict[str, type] = {"at": float, "after_event": int, "step": int}
+RESERVED = ("kind", "target", "params")  # Fault's other fields: no parameter takes their names
 
 
 class Boundary(StrEnum):
@@ -111,6 +112,9 @@ class FaultKind:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_name", {p.name: p for p in self.params})
+        taken = [p.name for p in self.params if p.name in (*WHEN, *RESERVED)]
+        if taken:
+            raise ValueError(f"fault kind {self.name!r}: a parameter may not be called {taken[0]!r}")
         for name in self.needs:
             if name != "step":
                 self.param(name)  # a typo in needs= fails as the entry loads

@@ -67,6 +67,12 @@ def test_tokens_are_written_as_before():
     assert Fault("hang_node", "n", at=2).token() == "hang_node n at=2"  # an int time stays an int
 
 
+def test_a_parameter_cannot_take_the_name_of_a_faults_own_field():
+    for name in ("at", "step", "target", "params"):
+        with pytest.raises(ValueError, match=f"may not be called '{name}'"):
+            FaultKind("toy", lambda inj, fault: None, "A toy.", params=(Param(name),))
+
+
 def test_a_string_parameter_is_one_word_in_its_token():
     drain = FaultKind(
         "toy_drain",
