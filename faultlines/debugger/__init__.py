@@ -1,9 +1,9 @@
 """The debugger: a run as lanes you step through event by event, with the state at each event,
 the learner's line that caused it, what-if re-runs and a passing run to compare with.
 
-    model.py    the run folded into per-event states (only miniray.sim's public Run is read)
-    sites.py    code links: the learner's line behind each event (journals and a record listener)
-    verdict.py  which invariant broke, and at which event
+    model.py    the run's reading (faultlines/reading) stepped event by event: per-event states
+    sites.py    code links: the learner's line behind each event, as the reading found it
+    verdict.py  which invariant broke, and at which event (from the violation's data)
     compare.py  the passing run and the first event where the two differ
     recorded.py the reference's runs on the public fixed schedules, recorded as events
     session.py  where runs come from (an exercise's scenario, a Playground scenario) and re-runs

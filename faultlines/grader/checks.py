@@ -9,7 +9,8 @@
         return {"charged": ...}          # the outcome the invariants read
 
     @checks.invariant("charged-at-most-once")
-    def once(outcome, ctx):              # None when it holds, else the concrete detail
+    def once(outcome, ctx):              # None when it holds, else the concrete detail, or a
+        # Broken(detail, attempts=..., at=..., final=...) saying what the run shows of it
         # its docstring: "Each order's card is charged at most once, whatever crashes do."
 
     @checks.evidence_for("no-key")
@@ -21,7 +22,8 @@
 
 An invariant's name is what a failure message prints, verbatim; its docstring is the plain-words
 explanation a report gives when no catalogued mistake matches the run. A hint (exercise.toml)
-names the evidence it needs; see docs/design/grader.md.
+names the evidence it needs; see docs/design/grader.md. `ctx.reading` (faultlines/reading) answers
+questions about the run so far (`ctx.reading.attempts("fetch")`): checks never compare record kinds.
 """
 
 from __future__ import annotations
@@ -30,10 +32,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from faultlines.reading import Broken
 from miniray import sim
 
+__all__ = ["Broken", "Checks", "Service"]
+
 Scenario = Callable[[Any, Any], Any]
-Invariant = Callable[[Any, Any], "str | list[str] | None"]
+Invariant = Callable[[Any, Any], Any]  # -> None | str | Broken | a list of str or Broken
 Evidence = Callable[[Any, Any], bool]
 
 

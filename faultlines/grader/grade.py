@@ -69,8 +69,8 @@ def _failure(
         hint=ex.hint_for(invariant, scenario, detail, small.evidence),
         nondeterminism=nondeterminism,
         shrunk_from=len(found.schedule),
-        moves=[describe(move, again.journals, again.records) for move in small.schedule],
-        canonical=canonical.schedule(small.schedule, again.journals, again.records, _spelled(ex)),
+        moves=[describe(move, again.reading) for move in small.schedule],
+        canonical=canonical.schedule(small.schedule, again.reading, _spelled(ex)),
     )
 
 

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from faultlines.reading import FINISHED, RAISED, Reading
+from faultlines.reading.reading import Running
 from miniray import sim
 from miniray.cluster_utils import Cluster
 from miniray.liveness import Services
@@ -63,7 +65,7 @@ class Ctx:
         self.client_refs: list[Any] = []
         self.client_errors: list[str] = []
         self.event_marks: list[tuple[int, tuple[str, ...]]] = []  # (kernel event, nodes running work)
-        self._running: dict[str, str] = {}  # attempt -> node, from the log
+        self._running = Running()  # the attempts running, and where, from the log
         self.nodes: list[str] = []
         self.services = GradedServices(self._call_done)
         self._cluster: Cluster | None = None
@@ -101,9 +103,15 @@ class Ctx:
             sim.call_later(0.0, self._launch)
         return cluster
 
+    @property
+    def reading(self) -> Reading:
+        """The run so far, as the scenario's cluster logged it (faultlines/reading): ask it
+        questions (`ctx.reading.attempts("fetch")`) rather than comparing record kinds."""
+        return Reading(self.records)
+
     def finished_attempts(self) -> set[str]:
         """Attempts that ran to their end (returned or raised), as opposed to being killed."""
-        return {r.fields["attempt"] for r in self.records if r.kind in ("task.finish", "task.error")}
+        return {a.key for a in self.reading.attempts() if a.how in (FINISHED, RAISED)}
 
     def wait_clients(self) -> None:
         """Let every second client that started finish; their failures are noted, not raised."""
@@ -118,13 +126,9 @@ class Ctx:
     # -- grader side -------------------------------------------------------------------------------
     def _mark(self, record: sim.Record) -> None:
         self.records.append(record)
-        kind = record.kind
-        if kind == "task.start":
-            self._running[record.fields["attempt"]] = record.fields["node"]
-        elif kind in ("task.finish", "task.error", "task.fail"):
-            self._running.pop(record.fields["attempt"], None)
+        self._running.see(record)
         steps = record.step
-        busy = tuple(sorted(set(self._running.values())))
+        busy = self._running.nodes()
         if self.event_marks and self.event_marks[-1][0] == steps:
             self.event_marks[-1] = (steps, busy)
         else:

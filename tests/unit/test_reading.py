@@ -7,8 +7,10 @@ from __future__ import annotations
 import functools
 
 import pytest
+from grader_support import REPO
 
 import miniray
+from faultlines.grader import exercise, runner, submission
 from faultlines.reading import DIED, FINISHED, RAISED, Broken, Kind, Lane, Reading, Violation, entered, moment
 from faultlines.reading import table as reading_table
 from faultlines.stories import lineage, retries, squares, zombie
@@ -46,6 +48,14 @@ def test_the_lanes_are_the_ones_rays_timeline_draws(name):
     story, faults = STORIES[name]
     run = sim.run(story, seed=0, faults=faults)
     assert repr(Reading.of_run(run).lanes) == repr(from_trace(miniray.timeline()))
+
+
+def test_the_lanes_of_every_exercises_fixed_runs_are_the_traces():
+    ex = exercise.load("fault03")
+    sub = submission.from_file(REPO / "exercises/fault03/reference.py", ex.entry, ex.line_budget)
+    for scenario, schedule in ex.tiers[0].runs:
+        done = runner.run_schedule(ex, sub, scenario, tuple(schedule))
+        assert repr(done.reading.lanes) == repr(from_trace(miniray.timeline()))
 
 
 def test_questions_about_attempts_nodes_and_actors():
