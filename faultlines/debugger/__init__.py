@@ -38,9 +38,14 @@ def debug(run: sim.Run, scenario: Any = None, title: str = "your run") -> Debugg
     return Debugger(source, from_run(run, title))
 
 
-def for_failure(ex: Any, sub: Any, scenario: str, schedule: tuple[str, ...], invariant: str) -> Debugger:
-    """A debugger for one failing schedule of an exercise, re-run on the learner's submission."""
+def for_failure(
+    ex: Any, sub: Any, scenario: str, schedule: tuple[str, ...], invariant: str, reported: Any = None
+) -> Debugger:
+    """A debugger for one failing schedule of an exercise on the learner's submission: `reported`,
+    the grader's journaled run of it (grader.runner.Outcome), is shown as it is; without it the
+    schedule runs again."""
     from .widget import Debugger  # ipywidgets, only now (see the top)
 
     source = ExerciseSource(ex, sub, scenario, invariant)
-    return Debugger(source, source.run(tuple(schedule)))
+    snap = source.snapshot(reported) if reported is not None else source.run(tuple(schedule))
+    return Debugger(source, snap)

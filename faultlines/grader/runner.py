@@ -14,7 +14,7 @@ from miniray.exceptions import BudgetExceeded, Stalled
 
 from . import sim_access
 from .budgets import Counter, LearnerBudgetExceeded
-from .exercise import Exercise
+from .exercise import Exercise, ExerciseError
 from .log_lines import readable
 from .schedule import Boundaries, Schedule, split
 from .submission import BadSubmission, Submission
@@ -71,7 +71,14 @@ def _first_line(error: BaseException) -> str:
 def _judge(ex: Exercise, ctx: Ctx, value: Any) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for name, invariant in ex.checks.invariants.items():
-        found += named(name, invariant(value, ctx))
+        for violation in named(name, invariant(value, ctx)):
+            unknown = violation.broken.evidence - ex.checks.given_evidence
+            if unknown:  # the exercise's own mistake: a hint could never be checked against it
+                raise ExerciseError(
+                    f"invariant {name!r} gives evidence {sorted(unknown)} it does not declare: "
+                    f'@checks.invariant("{name}", evidence=...)'
+                )
+            found.append(violation)
     return found
 
 
@@ -114,6 +121,7 @@ def _run(
     faults, clients = split(schedule)
     ctx = Ctx(module, clients, ex.checks.second_client, {})
     ctx.faults = faults  # what this schedule injects, for invariants that depend on it
+    ctx.streams = dict(ex.checks.streams)
     recorder = SiteRecorder(learner_files or ())
     ctx.listeners = [*listeners, recorder] if sites else list(listeners)
     body = ex.checks.scenarios[scenario]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from faultlines.reading import FINISHED, RAISED, Reading
+from faultlines.reading import FINISHED, RAISED, Broken, Reading
 from faultlines.reading.reading import Running
 from miniray import sim
 from miniray.cluster_utils import Cluster
@@ -73,6 +73,8 @@ class Ctx:
         self.listeners: list[Callable[[sim.Record], None]] = []  # also hear each record (the debugger)
         self.extra: dict[str, Any] = {}
         self._pending_start = any(c.after_call == 0 for c in clients)
+        self.streams: dict[str, Callable[[sim.Record, Ctx], Any]] = {}  # stream invariants still watching
+        self.streamed: dict[str, Broken] = {}  # each broken stream invariant, at the record it broke
 
     # -- for scenarios ---------------------------------------------------------------------------
     def cluster(
@@ -127,12 +129,23 @@ class Ctx:
     def _mark(self, record: sim.Record) -> None:
         self.records.append(record)
         self._running.see(record)
+        if self.streams:
+            self._watch(record)
         steps = record.step
         busy = self._running.nodes()
         if self.event_marks and self.event_marks[-1][0] == steps:
             self.event_marks[-1] = (steps, busy)
         else:
             self.event_marks.append((steps, busy))
+
+    def _watch(self, record: sim.Record) -> None:
+        """Each stream invariant hears the record; the first it breaks at is noted, and it stops."""
+        for name, invariant in list(self.streams.items()):
+            result = invariant(record, self)
+            if result:
+                broken = result if isinstance(result, Broken) else Broken(str(result))
+                self.streamed[name] = broken if broken.at is not None else replace(broken, at=record.index)
+                del self.streams[name]
 
     def _call_done(self, count: int) -> bool:
         if any(c.after_call == count for c in self.clients) and self._cluster is not None:

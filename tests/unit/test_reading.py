@@ -10,7 +10,7 @@ import pytest
 from grader_support import REPO
 
 import miniray
-from faultlines.grader import exercise, runner, submission
+from faultlines.grader import exercise, grade, runner, submission
 from faultlines.reading import DIED, FINISHED, RAISED, Broken, Kind, Lane, Reading, Violation, entered, moment
 from faultlines.reading import table as reading_table
 from faultlines.stories import lineage, retries, squares, zombie
@@ -134,3 +134,36 @@ def test_what_is_worth_showing_is_the_tables_columns():
     assert len(events) == len(RUN) - 1 and events[2].fault == "kill_node node:1 at=2.0"
     assert ("nodes", "node:1", None) not in events[2].changes
     assert events[-1].noise and not events[-2].noise
+
+
+def test_a_stream_invariant_breaks_at_the_record_it_watched(tmp_path, monkeypatch):
+    import shutil
+
+    folder = tmp_path / "fault00"
+    shutil.copytree(REPO / "exercises/fault00", folder)
+    checks = folder / "checks.py"
+    checks.write_text(
+        checks.read_text()
+        + '''
+
+@checks.stream_invariant("no-worker-dies", evidence=("a-worker-died",))
+def no_worker_dies(record, ctx):
+    """No worker process dies."""
+    if ctx.reading.first(Kind.WORKER_DIED) is record:
+        return Broken(f"worker {record.fields['worker']} died", evidence={"a-worker-died"})
+    return None
+'''
+    )
+    monkeypatch.setenv("FAULTLINES_EXERCISES", str(tmp_path))
+    ex = exercise.load("fault00")
+    sub = submission.from_file(REPO / "exercises/fault00/reference.py", ex.entry, ex.line_budget)
+    done = runner.run_schedule(ex, sub, "three-lines", ("crash clean#2/1 step=0",))
+    watched = [v for v in done.violations if v[0] == "no-worker-dies"]
+    assert watched and watched[0][1] == "worker 10003 died"
+    died = done.reading.first(Kind.WORKER_DIED)
+    assert watched[0].broken.at == died.index and "a-worker-died" in done.evidence
+    assert moment(done.reading, watched[0]).index == next(
+        e.index for e in done.reading.events if e.record == died.index
+    )
+    assert not runner.run_schedule(ex, sub, "three-lines", ()).violations  # no death, nothing broken
+    assert grade.grade(ex, sub).tiers[1].failure.invariant == "no-worker-dies"
