@@ -66,6 +66,7 @@ class Ctx:
         self.client_errors: list[str] = []
         self.event_marks: list[tuple[int, tuple[str, ...]]] = []  # (kernel event, nodes running work)
         self._running = Running()  # the attempts running, and where, from the log
+        self._reading: Reading | None = None
         self.nodes: list[str] = []
         self.services = GradedServices(self._call_done)
         self._cluster: Cluster | None = None
@@ -108,8 +109,11 @@ class Ctx:
     @property
     def reading(self) -> Reading:
         """The run so far, as the scenario's cluster logged it (faultlines/reading): ask it
-        questions (`ctx.reading.attempts("fetch")`) rather than comparing record kinds."""
-        return Reading(self.records)
+        questions (`ctx.reading.attempts("fetch")`) rather than comparing record kinds. One
+        reading of the growing list: what it works out it works out again only for new records."""
+        if self._reading is None:
+            self._reading = Reading(self.records)
+        return self._reading
 
     def finished_attempts(self) -> set[str]:
         """Attempts that ran to their end (returned or raised), as opposed to being killed."""

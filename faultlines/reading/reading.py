@@ -81,19 +81,43 @@ def entered(record: Any) -> tuple[Lane, str, str] | None:
     return None if state is None else (row.lane, str(record.fields[row.lane.key]), state)
 
 
+def _opens(row: table.Row) -> bool:
+    return row.lane is Lane.TASKS and row.draws == OPENS
+
+
+def _ends(row: table.Row) -> bool:
+    return row.lane is Lane.TASKS and row.draws is not None and row.draws != OPENS
+
+
+def _drawn_on_tasks(row: table.Row) -> bool:
+    return row.lane is Lane.TASKS and row.draws is not None
+
+
+def _struck(row: table.Row) -> bool:
+    return row.strike is not Strike.NO
+
+
+def _unshown(row: table.Row) -> bool:
+    return row.noise or row.strike is Strike.OF_FAULT
+
+
+def _placeless(row: table.Row) -> bool:
+    return row.lane is Lane.OBJECTS or row.strike is not Strike.NO
+
+
 class Running:
     """The attempts running as a run goes on, fed each record as it is logged (a listener)."""
 
     def __init__(self) -> None:
         self._where: dict[str, str] = {}  # attempt -> its node
+        self._opens, self._ends = table.where(_opens), table.where(_ends)
 
     def see(self, record: Any) -> None:
-        row = table.of(record.kind)
-        if row.lane is Lane.TASKS and row.draws is not None:
-            if row.drawn(record.fields) == OPENS:
-                self._where[record.fields["attempt"]] = record.fields["node"]
-            else:
-                self._where.pop(record.fields["attempt"], None)
+        kind = record.kind
+        if kind in self._opens:
+            self._where[record.fields["attempt"]] = record.fields["node"]
+        elif kind in self._ends:
+            self._where.pop(record.fields["attempt"], None)
 
     def nodes(self) -> tuple[str, ...]:
         """The nodes running an attempt now, sorted."""
@@ -117,6 +141,7 @@ class Reading:
         self.faults = tuple(faults)
         self.journals = {k: list(v) for k, v in (journals or {}).items()}
         self.end = end  # the run's virtual time when it ended, if known
+        self._attempts: tuple[int, list[Attempt]] = (-1, [])  # (records read, the attempts then)
 
     @classmethod
     def of_run(cls, run: sim.Run, faults: Iterable[str] | None = None) -> Reading:
@@ -153,30 +178,22 @@ class Reading:
     def shown(self, hidden_kinds: Iterable[str] = ()) -> list[Any]:
         """The records worth reading in a report's timeline: no bookkeeping, nothing a fault did
         at once (its own line says it), no kind the exercise leaves out."""
-        hidden = frozenset(hidden_kinds)
-        return [
-            r
-            for r in self.records
-            if r.kind not in hidden
-            and not (row := table.of(r.kind)).noise
-            and row.strike is not Strike.OF_FAULT
-        ]
+        skip = table.where(_unshown).union(hidden_kinds)
+        return [r for r in self.records if r.kind not in skip]
 
     def landmarks(self, before: int | None = None) -> list[Any]:
         """Records that say where the run was (for placing a fault after one): no object store
         traffic, no fault and nothing it did at once; of the first `before` records only."""
         records = self.records if before is None else self.records[:before]
-        return [
-            r
-            for r in records
-            if (row := table.of(r.kind)).lane is not Lane.OBJECTS and row.strike is Strike.NO
-        ]
+        skip = table.where(_placeless)
+        return [r for r in records if r.kind not in skip]
 
     def unstruck(self) -> list[int]:
         """Indices of the records a run's state is made of: all but a fault striking and what it
         did at once (two schedules that strike at other moments but lead to the same run are one
         state to a search)."""
-        return [i for i, r in enumerate(self.records) if table.of(r.kind).strike is Strike.NO]
+        struck = table.where(_struck)
+        return [i for i, r in enumerate(self.records) if r.kind not in struck]
 
     # -- questions ---------------------------------------------------------------------------------
     def of(self, *kinds: str, **where: Any) -> list[Any]:
@@ -198,12 +215,18 @@ class Reading:
     def attempts(self, task: str | None = None) -> list[Attempt]:
         """Every task attempt (of the function `task`, if given), in the order the log first
         names it, with its start and Ray's verdict on it."""
+        if self._attempts[0] != len(self.records):  # the records are only ever added to
+            self._attempts = (len(self.records), self._all_attempts())
+        every = self._attempts[1]
+        return list(every) if task is None else [a for a in every if a.task == task]
+
+    def _all_attempts(self) -> list[Attempt]:
         found: dict[str, Attempt] = {}
+        drawn_on_tasks = table.where(_drawn_on_tasks)
         for r in self.records:
-            row = table.of(r.kind)
-            drawn = row.drawn(r.fields) if row.lane is Lane.TASKS else None
-            if drawn is None or (task is not None and r.fields.get("task") != task):
+            if r.kind not in drawn_on_tasks:
                 continue
+            drawn = table.of(r.kind).drawn(r.fields) or ""
             f = r.fields
             key = str(f["attempt"])
             known = found.get(key) or Attempt(key, str(f.get("task", "")))

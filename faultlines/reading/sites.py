@@ -26,15 +26,20 @@ from .state import split_attempt
 Journals = Mapping[str, list[tuple[str, str]]]
 
 
+def _by_a_call(row: table.Row) -> bool:
+    return row.site
+
+
 class SiteRecorder:
     """A `sim.on_record` listener: record index -> "file:line" of the innermost frame in `files`."""
 
     def __init__(self, files: Iterable[str]) -> None:
         self.files = frozenset(files)
         self.sites: dict[int, str] = {}
+        self._made_by_calls = table.where(_by_a_call)
 
     def __call__(self, record: Any) -> None:
-        if not self.files or not table.of(record.kind).site:
+        if not self.files or record.kind not in self._made_by_calls:
             return
         if injected_crash(record.fields):
             return  # a crash the schedule injected: no line of the learner's called it

@@ -22,6 +22,7 @@ until every kind of miniray/events.py has one. Adding a row: docs/design/contrib
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -98,7 +99,19 @@ def row(kind: str, says: str | Says, **columns: object) -> Row:
     """Add (or replace) the row of `kind`: what the table's columns say about it."""
     entry = Row(kind, says, **columns)  # type: ignore[arg-type]
     TABLE[kind] = entry
+    _where.cache_clear()
     return entry
+
+
+@functools.cache
+def _where(test: Callable[[Row], bool]) -> frozenset[str]:
+    return frozenset(kind for kind, entry in TABLE.items() if test(entry))
+
+
+def where(test: Callable[[Row], bool]) -> frozenset[str]:
+    """The kinds whose rows pass `test`, as a set: a search reads hundreds of runs' records, so
+    the views that filter every record ask the table once (`test` is a module-level function)."""
+    return _where(test)
 
 
 def of(kind: str) -> Row:
