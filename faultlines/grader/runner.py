@@ -136,7 +136,7 @@ def _run(
     effects = [e.line() for e in ctx.services.effects]
     # A passing run's journals go: a search remembers hundreds of its runs.
     reading = Reading(records, schedule, run.journals if violations or sites else {}, run.virtual_time)
-    state = "\n".join([log[i] for i in reading.unstruck()]) + "\n" + "\n".join(effects)
+    state = "\n".join(reading.unstruck_lines(log)) + "\n" + "\n".join(effects)
     boundaries = Boundaries()
     ctx.boundaries_into(boundaries, run)
     trace = "\n".join(log) + "\n--effects--\n" + "\n".join(effects) + f"\n--verdict--\n{violations!r}"

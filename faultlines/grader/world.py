@@ -132,11 +132,10 @@ class Ctx:
     # -- grader side -------------------------------------------------------------------------------
     def _mark(self, record: sim.Record) -> None:
         self.records.append(record)
-        self._running.see(record)
+        busy = self._running.see(record)
         if self.streams:
             self._watch(record)
         steps = record.step
-        busy = self._running.nodes()
         if self.event_marks and self.event_marks[-1][0] == steps:
             self.event_marks[-1] = (steps, busy)
         else:

@@ -111,17 +111,20 @@ class Running:
     def __init__(self) -> None:
         self._where: dict[str, str] = {}  # attempt -> its node
         self._opens, self._ends = table.where(_opens), table.where(_ends)
+        self._busy: tuple[str, ...] | None = ()
 
-    def see(self, record: Any) -> None:
+    def see(self, record: Any) -> tuple[str, ...]:
+        """Take in one record; the nodes running an attempt after it, sorted."""
         kind = record.kind
         if kind in self._opens:
             self._where[record.fields["attempt"]] = record.fields["node"]
+            self._busy = None
         elif kind in self._ends:
             self._where.pop(record.fields["attempt"], None)
-
-    def nodes(self) -> tuple[str, ...]:
-        """The nodes running an attempt now, sorted."""
-        return tuple(sorted(set(self._where.values())))
+            self._busy = None
+        if self._busy is None:  # most records start or end nothing: the answer stands
+            self._busy = tuple(sorted(set(self._where.values())))
+        return self._busy
 
 
 def _matches(record: Any, where: Mapping[str, Any]) -> bool:
@@ -194,6 +197,11 @@ class Reading:
         state to a search)."""
         struck = table.where(_struck)
         return [i for i, r in enumerate(self.records) if r.kind not in struck]
+
+    def unstruck_lines(self, lines: Sequence[str]) -> list[str]:
+        """Of `lines`, one per record, those of `unstruck()`'s records."""
+        struck = table.where(_struck)
+        return [line for r, line in zip(self.records, lines) if r.kind not in struck]
 
     # -- questions ---------------------------------------------------------------------------------
     def of(self, *kinds: str, **where: Any) -> list[Any]:
