@@ -80,7 +80,8 @@ def _running() -> str:
     if frame is None:
         return ""
     code = frame.f_code
-    text = " ".join(linecache.getline(code.co_filename, frame.f_lineno).split())
+    line = " ".join(linecache.getline(code.co_filename, frame.f_lineno).split())
+    text = "".join(c if c.isprintable() else "?" for c in line)  # no escape reaches a terminal
     text = text if len(text) <= 80 else text[:77] + "..."
     where = "" if code.co_name == "<module>" else f" in {code.co_name}"
     return f"; it stopped at line {frame.f_lineno}{where}" + (f": {text}" if text else "")
