@@ -16,7 +16,12 @@ import sys
 
 
 class UsageError(Exception):
-    """Bad input: printed as one line, exit status 2."""
+    """Bad input: printed as one line, exit status 2. `shown`: lines printed under it, made by
+    the grader (a syntax error's line and caret), never the learner's own text."""
+
+    def __init__(self, message: str, shown: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.shown = list(shown or [])
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,7 +57,7 @@ def main(argv: list[str]) -> int:
         return status
     except UsageError as e:
         line = str(e).splitlines()[0] if str(e) else "bad input"
-        print(line, file=sys.stderr)
+        print("\n".join([line, *e.shown]), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from faultlines.grader import exercise, render_json, render_text
+from faultlines.grader import exercise, render_json, render_text, submission
 
 from . import UsageError, isolation
 
@@ -52,6 +52,14 @@ def check_exercise(exercise_id: str) -> None:
         raise UsageError(str(e)) from None
 
 
+def shown_source(path: Path) -> list[str]:
+    """Under a submission's bad-input line: a syntax error's line and caret, if it has one."""
+    try:
+        return submission.syntax_excerpt(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
 def run(args: argparse.Namespace) -> int:
     args.exercise = exercise_id(args.exercise)
     check_exercise(args.exercise)
@@ -61,6 +69,6 @@ def run(args: argparse.Namespace) -> int:
     iso = isolation.choose(args, "--hidden" if args.hidden else None)
     verdict = isolation.grade_one(iso, args.exercise, Path(args.submission), hidden)
     if verdict.bad_input is not None:
-        raise UsageError(verdict.bad_input)
+        raise UsageError(verdict.bad_input, shown_source(Path(args.submission)))
     print(render_json.render(verdict.report) if args.json else render_text.render(verdict.report))
     return 0 if verdict.report.passed else 1

@@ -17,7 +17,7 @@ from typing import Any
 
 from faultlines.debugger import page
 from faultlines.debugger.session import ExerciseSource
-from faultlines.grader import exercise, grade, share, submission, tokens
+from faultlines.grader import exercise, grade, render_text, share, submission, tokens
 from faultlines.grader.submission import BadSubmission
 from faultlines.sandbox import run as jailed
 
@@ -57,9 +57,9 @@ def _outcome(
         iso = isolation.choose(args, None)
         done = jailed.in_jail(ex, source, path, replay, iso.plan, iso.limits)
     except BadSubmission as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(str(e), submission.syntax_excerpt(source)) from None
     if done.bad_input is not None:
-        raise UsageError(done.bad_input)
+        raise UsageError(done.bad_input, submission.syntax_excerpt(source))
     if done.problem is not None:
         raise UsageError(f"{path.name}: {done.problem}")
     return done.value
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {line}")
     if outcome.violations:
         for name, detail in outcome.violations:
-            print(f"broken invariant: {name}: {detail}")
+            print(f"broken invariant: {name}: {render_text.plain(detail)}")
         return 1
     print("every invariant holds on this run")
     return 0

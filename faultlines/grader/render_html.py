@@ -105,7 +105,7 @@ def _signature(failure: Failure | None) -> str:
     )
 
 
-def render(report: Report, share_url: str | None = None, source: str = "") -> str:
+def render(report: Report, share_url: str | None = None, source: str = "", note: str = "") -> str:
     if report.error:
         return f'<div class="fl-report" style="color:{BAD}"><b>Cannot grade:</b> {escape(report.error)}</div>'
     color = OK if report.passed else BAD
@@ -134,6 +134,7 @@ def render(report: Report, share_url: str | None = None, source: str = "") -> st
         "<table><tr><th></th><th>tier</th><th>points</th><th>schedules</th></tr>"
         + "".join(rows)
         + "</table>"
+        + (f'<p class="fl-report__note"><small>{escape(note)}</small></p>' if note else "")
         + body
         + "</div>"
     )
