@@ -60,7 +60,7 @@ def _cancel(rt: Runtime, spec: TaskSpec, force: bool, recursive: bool) -> None:
         rt.tasks.fail_returns(spec, exc.TaskCancelledError())  # no text, as in Ray
     elif force:
         worker.task, spec.worker = None, None  # detached first: its death is no crash to retry
-        worker.node.release(spec.resources)  # a running task holds them on its worker's node
+        worker.node.release(rt.lending.held(spec))  # a running task holds them on its worker's node
         rt.kill_worker(worker, cause="cancelled")
         rt.tasks.fail_returns(spec, exc.TaskCancelledError())
         rt.request_dispatch()

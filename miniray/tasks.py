@@ -94,7 +94,10 @@ class TaskManager:
         spec.state = TaskState.PENDING_NODE_ASSIGNMENT
         self.seq += 1
         spec.seq = self.seq
-        self.queue.setdefault(self.rt.scheduler.placement_key(spec), deque()).append(spec)
+        # A queue per shape and scheduling class: a class held back by Ray's cap on its running
+        # tasks (miniray/blocking.py) must not hold back another function's tasks of its shape.
+        key = (*self.rt.scheduler.placement_key(spec), spec.name, spec.depth)
+        self.queue.setdefault(key, deque()).append(spec)
         self.rt.request_dispatch()
 
     def dispatch(self) -> None:
@@ -132,6 +135,7 @@ class TaskManager:
     # -- attempts -----------------------------------------------------------------------------
     def start(self, spec: TaskSpec, node: Node) -> None:
         node.acquire(spec.resources)
+        self.rt.lending.started(spec, node)
         worker = self.rt.lease_worker(node)
         worker.task = spec
         self.launch(
@@ -190,8 +194,9 @@ class TaskManager:
 
     def _release(self, spec: TaskSpec) -> None:
         node, worker = spec.node, spec.worker
+        held = self.rt.lending.held(spec)  # less what it handed back while blocked, if it still is
         if node is not None:
-            node.release(spec.resources)
+            node.release(held)
         if worker is not None and worker.alive:
             worker.body = None
             worker.task = None
@@ -249,8 +254,9 @@ class TaskManager:
         """The worker or node died under the attempt: retry within budget, else fail the returns."""
         node = spec.node
         assert node is not None  # it was running there
+        held = self.rt.lending.held(spec)
         if node.alive:
-            node.release(spec.resources)
+            node.release(held)
         spec.worker = None
         if cause == "oom":  # the memory monitor's kill: its own retry counter and error (miniray/memory)
             self.rt.memory.task_killed(spec)
