@@ -213,7 +213,7 @@ class TaskManager:
         if spec.stream is not None:  # a streaming generator: every yield is already stored
             spec.state = TaskState.FINISHED
             self.rt.emit(Kind.TASK_FINISH, task=spec.name, attempt=spec.key, node=node.name)
-            spec.stream.end()
+            spec.stream.end(produced=value)  # the body returns how many items it yielded
             self.release_lineage(spec)
             return
         n = len(spec.returns)
