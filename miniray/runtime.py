@@ -19,7 +19,7 @@ from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
 from .head import Gcs
 from .ids import IdMaker
-from .isolation import Exports
+from .isolation import Exports, process_salt
 from .kernel import Kernel, Timer
 from .log import EventLog
 from .memory import MemoryMonitor
@@ -192,7 +192,7 @@ class Runtime:
 
     def new_worker(self, node: Node, kind: str) -> Worker:
         self.pids += 1
-        worker = Worker(self.ids.new("worker"), node, self.pids, kind)
+        worker = Worker(self.ids.new("worker"), node, self.pids, kind, process_salt(self.seed, self.pids))
         node.workers.append(worker)
         self.workers.append(worker)
         return worker
