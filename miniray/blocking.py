@@ -134,5 +134,4 @@ class Lending:
 
     def started(self, spec: TaskSpec, node: Node) -> None:
         """One of the class started on the node: the next one over the cap waits afresh."""
-        if self.next_update:
-            self.next_update.pop((node, class_key(spec)), None)
+        self.next_update.pop((node, class_key(spec)), None)

@@ -135,7 +135,8 @@ class TaskManager:
     # -- attempts -----------------------------------------------------------------------------
     def start(self, spec: TaskSpec, node: Node) -> None:
         node.acquire(spec.resources)
-        self.rt.lending.started(spec, node)
+        if self.rt.lending.next_update:  # a class held back by Ray's cap (miniray/blocking.py)
+            self.rt.lending.started(spec, node)
         worker = self.rt.lease_worker(node)
         worker.task = spec
         self.launch(
@@ -194,7 +195,7 @@ class TaskManager:
 
     def _release(self, spec: TaskSpec) -> None:
         node, worker = spec.node, spec.worker
-        held = self.rt.lending.held(spec)  # less what it handed back while blocked, if it still is
+        held = self.rt.lending.held(spec) if spec.lent else spec.resources  # less what it lent, if blocked
         if node is not None:
             node.release(held)
         if worker is not None and worker.alive:
@@ -254,7 +255,7 @@ class TaskManager:
         """The worker or node died under the attempt: retry within budget, else fail the returns."""
         node = spec.node
         assert node is not None  # it was running there
-        held = self.rt.lending.held(spec)
+        held = self.rt.lending.held(spec) if spec.lent else spec.resources
         if node.alive:
             node.release(held)
         spec.worker = None

@@ -28,9 +28,13 @@ _P1, _P2, _P5 = 11400714785074694791, 14029467366897019727, 2870177450012600261
 
 
 def process_salt(seed: int, pid: int) -> int:
-    """The salt of simulated process `pid` in a run with `seed`: what its interpreter would draw."""
-    digest = hashlib.blake2b(f"{seed}/hash-salt/{pid}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
+    """The salt of simulated process `pid` in a run with `seed`: what its interpreter would draw.
+    (SplitMix64 of the two: every simulated worker gets one, so it must be cheap; the keyed
+    BLAKE2b in `salted_hash` does the hashing.)"""
+    x = (seed * 0x9E3779B97F4A7C15 + pid) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return (x ^ (x >> 31)) >> 1
 
 
 def _signed(value: int) -> int:

@@ -70,11 +70,15 @@ class ProcessSpace:
     rest: one per export, as each `cloudpickle.dumps` in Ray builds its own globals), and its
     interpreter's salted `hash` (`salt`: `hashing.process_salt`; None: the interpreter's own)."""
 
-    __slots__ = ("values", "hash")
+    __slots__ = ("values", "salt")
 
     def __init__(self, salt: int | None = None) -> None:
         self.values: dict[tuple, Any] = {}
-        self.hash = MISSING if salt is None else salted_hash(salt)
+        self.salt = salt
+
+    def _hash(self) -> Any:
+        """This process's `hash`, made the first time copied code names it (rarely: not per worker)."""
+        return MISSING if self.salt is None else salted_hash(self.salt)
 
     def _keys(self, export: Export) -> list[tuple]:
         return [slot.key if slot.per_process else (id(export), slot.key) for slot in export.footprint.slots]
@@ -84,7 +88,8 @@ class ProcessSpace:
             return
         fresh = clone(export.values)  # this process's first run of the export: its own copy
         for slot, key, value in zip(export.footprint.slots, keys, fresh):
-            self.values.setdefault(key, self.hash if slot.kind == "hash" else value)
+            if key not in self.values:
+                self.values[key] = self._hash() if slot.kind == "hash" else value
 
     def enter(self, export: Export) -> list:
         """Swap this process's values in; returns what was there, for `leave`."""
