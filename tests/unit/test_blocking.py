@@ -170,12 +170,12 @@ def test_taking_the_cpu_back_oversubscribes_and_holds_new_work(ray, spans):
         spans.note("outer", t0, time.time())
 
     sampled = []
-    sim.call_at(1.5, lambda: sampled.append(_cpu(ray)))
+    sim.call_at(1.5, lambda: sampled.extend([_cpu(ray), ray.available_resources().get("CPU", 0.0)]))
     ref = outer.remote()
     time.sleep(0.5)  # outer is blocked, inner runs on its CPU
     late = other.remote()
     ray.get([ref, late])
-    assert sampled == [-1.0]  # at 1.5 s: `other` and the resumed outer share the one CPU
+    assert sampled == [-1.0, 0.0]  # at 1.5 s: `other` and the resumed outer share the one CPU
     # `other` took the CPU inner freed (at 1.0) before outer took its loan back: 2 CPUs' worth
     # of work on 1 until `other` ends, then nothing new until outer ends.
     assert spans["other"][0] == pytest.approx(spans["inner"][1])
