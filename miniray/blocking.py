@@ -43,9 +43,19 @@ def _is_cpu(name: str) -> bool:
     return name == "CPU" or name.startswith("CPU_group_")
 
 
+def depth(spec: TaskSpec) -> int:
+    """Its depth in the task tree, as Ray counts it: 1 for the driver's tasks, one more per task
+    whose worker submitted it. Read from the owners' running tasks, not kept on TaskSpec (see
+    `Lending.loans`): right while the parent runs, which it does while it waits for its child."""
+    n, owner = 1, spec.owner
+    while owner.task is not None and n < 64:
+        n, owner = n + 1, owner.task.owner
+    return n
+
+
 def class_key(spec: TaskSpec) -> tuple:
     """Ray's scheduling class: the function, its resource shape and its depth in the task tree."""
-    return (spec.name, tuple(sorted(spec.resources.items())), spec.depth)
+    return (spec.name, tuple(sorted(spec.resources.items())), depth(spec))
 
 
 class Lending:
@@ -57,6 +67,10 @@ class Lending:
         self.cap_enabled = bool(cfg.get("worker_cap_enabled", True))
         self.initial_s = float(cfg.get("worker_cap_initial_backoff_delay_ms", INITIAL_BACKOFF_MS)) / 1000
         self.max_s = float(cfg.get("worker_cap_max_backoff_delay_ms", MAX_BACKOFF_MS)) / 1000
+        # The CPU each blocked task lent, kept here rather than on TaskSpec: one more attribute
+        # there would give every TaskSpec a dict of its own (CPython 3.11's shared keys hold its
+        # 29), which the garbage collector then walks (10 % of bench/sim_events.py).
+        self.loans: dict[TaskSpec, dict[str, float]] = {}
         self.lenders: dict[Node, int] = {}  # node -> tasks blocked on it that gave CPU back
         self.next_update: dict[tuple, float] = {}  # (node, class) -> when one more may start
 
@@ -65,20 +79,20 @@ class Lending:
         """The body blocks in get/wait: a normal task's CPU goes back to its node (or bundle)."""
         worker = body.worker
         spec = worker.task
-        if spec is None or spec.kind != "task" or spec.lent or spec.worker is not worker:
+        if spec is None or spec.kind != "task" or spec in self.loans or spec.worker is not worker:
             return  # an actor (worker.task is None), or already lent
         cpu = {k: v for k, v in spec.resources.items() if _is_cpu(k)}
         if not cpu:
             return
         node = worker.node
         node.release(cpu)
-        spec.lent = cpu
+        self.loans[spec] = cpu
         self.lenders[node] = self.lenders.get(node, 0) + 1
         self.rt.request_dispatch()
 
     def reclaim(self, spec: TaskSpec) -> None:
         """Its get returned and it runs again: the CPU comes back, oversubscribing if it must."""
-        lent, node = spec.lent, spec.node
+        lent, node = self.loans.get(spec), spec.node
         if not lent or node is None:
             return
         self._forget(spec, node)
@@ -87,7 +101,7 @@ class Lending:
 
     def held(self, spec: TaskSpec) -> dict[str, float]:
         """What the attempt holds on its node now (what its end gives back), and forget any loan."""
-        lent, node = spec.lent, spec.node
+        lent, node = self.loans.get(spec), spec.node
         if not lent:
             return spec.resources
         if node is not None:
@@ -95,7 +109,7 @@ class Lending:
         return {k: v for k, v in spec.resources.items() if k not in lent}
 
     def _forget(self, spec: TaskSpec, node: Node) -> None:
-        spec.lent = None
+        del self.loans[spec]
         left = self.lenders.get(node, 0) - 1
         if left > 0:
             self.lenders[node] = left

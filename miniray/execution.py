@@ -137,9 +137,10 @@ class BodyRun:
         if node.frozen_until > self.rt.now():  # a paused node runs nothing until it resumes
             self.timers.append(self.rt.call_at(node.frozen_until, self._run))
             return
-        task = self.worker.task
-        if task is not None and task.lent:  # its get returned: the CPU it lent comes back first
-            self.rt.lending.reclaim(task)
+        if self.rt.lending.loans:  # its get returned: the CPU it lent (if it did) comes back first
+            task = self.worker.task
+            if task is not None:
+                self.rt.lending.reclaim(task)
         export, space = self.export, self.worker.space
         if self.runs:  # a re-run starts from the attempt's start, as the first run did
             if self.instance is not None and self.snapshot is not None:

@@ -63,10 +63,6 @@ class TaskSpec:
         self.pid: int | None = None
         self.args_ready = True
         self.cancelled = False  # set by ray.cancel (miniray/cancel.py): never run again
-        # The CPU its attempt handed back while blocked in get/wait (miniray/blocking.py), if any.
-        self.lent: dict[str, float] | None = None
-        parent = owner.task  # the task its owner is running now, if the owner is a task's worker
-        self.depth: int = 1 if parent is None else parent.depth + 1  # in the task tree, as Ray counts it
         # STREAMING, DYNAMIC or "list" for a generator task (miniray/generators.py); None otherwise.
         self.generator: str | None = opts.get("_generator")
         self.stream: generators.Stream | None = None  # a streaming generator's yielded items

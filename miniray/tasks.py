@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
 from . import generators, retry
+from .blocking import depth
 from .cluster import Node, Worker
 from .events import Kind
 from .execution import BodyRun
@@ -96,7 +97,7 @@ class TaskManager:
         spec.seq = self.seq
         # A queue per shape and scheduling class: a class held back by Ray's cap on its running
         # tasks (miniray/blocking.py) must not hold back another function's tasks of its shape.
-        key = (*self.rt.scheduler.placement_key(spec), spec.name, spec.depth)
+        key = (*self.rt.scheduler.placement_key(spec), spec.name, depth(spec))
         self.queue.setdefault(key, deque()).append(spec)
         self.rt.request_dispatch()
 
@@ -195,7 +196,8 @@ class TaskManager:
 
     def _release(self, spec: TaskSpec) -> None:
         node, worker = spec.node, spec.worker
-        held = self.rt.lending.held(spec) if spec.lent else spec.resources  # less what it lent, if blocked
+        lending = self.rt.lending
+        held = lending.held(spec) if lending.loans else spec.resources  # less what it lent, if blocked
         if node is not None:
             node.release(held)
         if worker is not None and worker.alive:
@@ -255,7 +257,8 @@ class TaskManager:
         """The worker or node died under the attempt: retry within budget, else fail the returns."""
         node = spec.node
         assert node is not None  # it was running there
-        held = self.rt.lending.held(spec) if spec.lent else spec.resources
+        lending = self.rt.lending
+        held = lending.held(spec) if lending.loans else spec.resources
         if node.alive:
             node.release(held)
         spec.worker = None
