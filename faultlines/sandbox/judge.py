@@ -23,6 +23,7 @@ import miniray
 from faultlines.grader import budgets
 from faultlines.grader.submission import BadSubmission
 from miniray import sim
+from miniray.isolation import process_salt
 
 from . import errors, kinds, proxies, records, wire
 from .channel import Channel, ChannelBroken
@@ -122,9 +123,10 @@ class Bridge(Served):
     def _attempt(self) -> None:
         """The running attempt goes with the next request: in the jail, each simulated worker
         process keeps its own copy of the learner's state (processes.py), by pid and run."""
-        attempt = sim.current_attempt()
-        if attempt is not None:
-            self._call_hdr = {"pid": attempt.pid, "key": attempt.key, "runs": attempt.runs}
+        attempt, rt = sim.current_attempt(), sim.last_runtime()
+        if attempt is not None and rt is not None:
+            salt = process_salt(rt.seed, attempt.pid)  # its hash() salt, as in one process
+            self._call_hdr = {"pid": attempt.pid, "key": attempt.key, "runs": attempt.runs, "salt": salt}
 
     def call(self, fn: Any, args: tuple, kwargs: dict) -> Any:
         """A learner function called from the judge's driver code. The lists, dicts and sets it
