@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -41,8 +40,6 @@ from conformance.scenario_runs import run_scenario
 Row = tuple[str, Callable[[dict], str]] | tuple[str, Callable[[dict], str], bool]
 # (name, observations -> the printed text to quote): read from "_said" keys, never compared.
 Said = tuple[str, Callable[[dict], str]]
-# Quoted text is wrapped for a phone's width; a continuation line is indented under its first.
-QUOTE_WIDTH = 76
 
 
 class RecordingError(RuntimeError):
@@ -60,24 +57,13 @@ class Comparison:
         return next(r for lab, r, _ in self.rows if lab == label)
 
     def said_by(self, name: str) -> tuple[str, str]:
-        """What real Ray printed (recorded) and what miniray prints (run now), wrapped to quote."""
-        ray_text, mini_text = next((r, m) for n, r, m in self.said if n == name)
-        return wrap(ray_text), wrap(mini_text)
+        """What real Ray printed (recorded) and what miniray prints (run now), line for line (the
+        page's `fl-said` fence wraps a long line on a narrow screen)."""
+        return next((r, m) for n, r, m in self.said if n == name)
 
     def table(self) -> str:
         head = f"| | real Ray {self.ray_version}, recorded | miniray |\n|---|---|---|\n"
         return head + "\n".join(f"| {label} | {ray} | {mini} |" for label, ray, mini in self.rows)
-
-
-def wrap(text: str, width: int = QUOTE_WIDTH) -> str:
-    """Each line of printed text broken at spaces to `width`, its continuations indented."""
-    out = []
-    for line in text.splitlines():
-        indent = line[: len(line) - len(line.lstrip())]
-        out += textwrap.wrap(
-            line, width, subsequent_indent=indent + "    ", break_long_words=False, break_on_hyphens=False
-        ) or [""]
-    return "\n".join(out)
 
 
 def compare(
