@@ -22,11 +22,12 @@ $(DEV_STAMP): pyproject.toml
 	touch $@
 dev: $(DEV_STAMP)
 
-## Real Ray 2.60 in its own venv, for the conformance suite
+## Real Ray 2.60 in its own venv, for the conformance suite. ray[default]: the state API, `ray memory`
+## and the metrics agent, whose output the lessons quote (tests/conformance/scenarios/lesson*.py)
 $(RAY_STAMP):
 	$(PY) -m venv $(RAY_VENV)
 	$(RAY_VENV)/bin/pip install -q --upgrade pip
-	$(RAY_VENV)/bin/pip install -q 'ray==2.60.0'
+	$(RAY_VENV)/bin/pip install -q 'ray[default]==2.60.0'
 	touch $@
 ray-venv: $(RAY_STAMP)
 

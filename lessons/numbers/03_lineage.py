@@ -1,5 +1,5 @@
-"""Numbers and blocks for lesson 3's page: a node loss and what came back, the three cliffs, and
-seed 001's pipeline measured on miniray against the reconstruction-vs-materialization model."""
+"""Numbers and blocks for lesson 3's page: a node loss and what came back, the cliffs, and
+the failure-semantics lesson's pipeline measured on miniray against the reconstruction-vs-materialization model."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import inspect
 import textwrap
 
 from conformance.observations import load_recorded
+from conformance.recorded_view import compare as recorded
 from faultlines.models.materialize import compare
 from faultlines.stories import lineage as story
 from faultlines.timeline import observe, render_text
@@ -18,7 +19,13 @@ def _runs(log: str, task: str) -> int:
     return sum(1 for line in log.splitlines() if "task.start" in line and f" task={task} " in line)
 
 
+# What `ray.get` raised for `snap` and `stashed`, as each backend printed it (shown, never compared;
+# tests/conformance/scenarios/lesson03_lost_objects.py).
+SAID = [("errors", lambda o: o["snap"]["_said_error"] + "\n\n" + o["stashed"]["_said_error"])]
+
+
 def numbers() -> dict[str, str]:
+    ray_says, miniray_says = recorded("lesson03_lost_objects", [], said=SAID).said_by("errors")
     loss = observe(story.node_loss)
     after = loss.run.value
     # The same story as a plain Ray script, recorded on a real Ray 2.60 cluster (two runs agree).
@@ -33,6 +40,8 @@ def numbers() -> dict[str, str]:
     likely = compare(stage_s, lost_at, persist_s, reload_s, 0.5)
     measured = measure(stage_s, lost_at, persist_s, reload_s)
     return {
+        "ray_says": ray_says,
+        "miniray_says": miniray_says,
         "loss_code": inspect.getsource(story.node_loss).rstrip(),
         "loss_lanes": render_text(loss.lanes, per_second=10),
         "loss_log": textwrap.dedent(
