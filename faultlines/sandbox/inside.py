@@ -116,6 +116,7 @@ class Inside:
     # -- loading -----------------------------------------------------------------------------------
     def hello(self, config: dict) -> dict:
         _limit(config.get("limits", {}))
+        client.install(config)  # what the judge answers: before any of the learner's code runs
         from faultlines.grader import submission
 
         source, self.filename = str(config["source"]), str(config["filename"])
@@ -244,7 +245,6 @@ def main() -> None:
     code = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
     # The learner's `miniray` first: nothing here may import the simulator itself.
     client.build(os.path.join(code, "miniray"))
-    client.patch_time_and_os()
     # The grader's budgets and loader, without the grader package's __init__ (which sets up
     # miniray for grading in the judge, and is not mounted in the jail).
     grader = types.ModuleType("faultlines.grader")

@@ -19,10 +19,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-import miniray
 from faultlines.grader import budgets
 from faultlines.grader.submission import BadSubmission
 from miniray import sim
+from miniray.api_surface import EXCEPTIONS, PLAIN
 
 from . import errors, kinds, proxies, records, wire
 from .channel import Channel, ChannelBroken
@@ -234,6 +234,10 @@ class Bridge(Served):
     def decode(self, value: Any) -> Any:
         return wire.decode(value, self._resolve)
 
+    def handed_over(self, obj: Any) -> bool:
+        h = self._ids.get(id(obj))
+        return h is not None and self.exports.get(h) is obj
+
     def _handle(self, obj: Any) -> int:
         h = self._ids.get(id(obj))
         if h is not None and self.exports.get(h) is obj:
@@ -273,7 +277,7 @@ class Bridge(Served):
         if tag == "E":
             return self._rebuild(value, depth)
         if tag == "R" and len(value) == 3:
-            return records.make(value[1], wire.decode(value[2], self._resolve, depth))
+            return records.make(value[1], wire.decode(value[2], self._resolve, depth), checked=True)
         if tag == "M" and len(value) == 2 and type(value[1]) is str:
             module = self._modules.get(value[1])
             if module is None:
@@ -327,9 +331,9 @@ def _exception(parts: errors.Parts, args: list) -> BaseException:
                 return cls(*args)
             except Exception:
                 pass
-    elif parts.module == "miniray.exceptions":
-        cls = getattr(miniray.exceptions, parts.qualname, None)
-        if isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "miniray.exceptions":
+    elif parts.module == "miniray.exceptions" and PLAIN.admits(args):
+        cls = EXCEPTIONS.get(parts.qualname)  # miniray's own classes, by identity: built from plain data
+        if cls is not None and issubclass(cls, Exception):
             try:
                 return cls(*args)
             except Exception:

@@ -20,12 +20,12 @@ own object again.
 
 from __future__ import annotations
 
-import sys
 import types
 from typing import Any, Protocol
 
 import miniray
 from miniray import sim
+from miniray.api_surface import SHIPPED
 
 from . import kinds, wire
 
@@ -105,26 +105,15 @@ def _object_class(name: str, callable_: bool) -> type:
     return cls
 
 
-# What may cross as one of miniray's own objects (client.SHIPPABLE says why).
-SHIPPABLE = (type, types.FunctionType, tuple, frozenset)
-
-
 def shipped(name: Any) -> Any:
-    """The judge's own miniray object the jail named ("miniray.liveness:RETRYABLE"): only a
-    public attribute of a miniray module this process has imported, never anything else."""
-    module_name, _, attr = str(name).partition(":")
-    module = sys.modules.get(module_name)
-    if (
-        not module_name.startswith("miniray.")
-        or not isinstance(module, types.ModuleType)
-        or not attr.isidentifier()
-        or attr.startswith("_")
-        or attr not in vars(module)
-    ):
-        raise wire.WireError(f"it named {str(name)[:80]!r}, which is none of miniray's objects")
-    value = vars(module)[attr]
-    if type(value) not in SHIPPABLE and not isinstance(value, type):
-        raise wire.WireError(f"it named {str(name)[:80]!r}, which is not a class, function or constant")
+    """The judge's own miniray object the jail named ("miniray.liveness:RETRYABLE"): only one
+    miniray's table lists (`miniray.api_surface.SHIPPED`: classes and tuples of classes, never
+    a function), held and compared, never called."""
+    value = SHIPPED.get(name) if type(name) is str else None
+    if value is None:
+        raise wire.WireError(
+            f"it named {str(name)[:80]!r}, which is none of miniray's objects a learner may hold"
+        )
     return value
 
 

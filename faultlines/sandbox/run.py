@@ -21,7 +21,7 @@ from faultlines.grader import exercise, grade
 from faultlines.grader.report import Report, TierResult
 from faultlines.grader.submission import BadSubmission
 
-from . import machine
+from . import machine, surface
 from .channel import ChannelBroken, now
 from .exposure import Exposure
 from .jail import Jail, Limits, Plan
@@ -140,6 +140,7 @@ def _config(ex: exercise.Exercise, source: str, filename: str, plan: Plan, limit
         "filename": filename,
         "entries": list(ex.entry),
         "line_budget": ex.line_budget,
+        **surface.for_the_jail(),
         "limits": {
             "cpu_seconds": limits.cpu_seconds,
             "memory_bytes": limits.memory_bytes,
