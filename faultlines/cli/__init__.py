@@ -14,6 +14,8 @@ import os
 import signal
 import sys
 
+from .signals import Terminated, install
+
 
 class UsageError(Exception):
     """Bad input: printed as one line, exit status 2."""
@@ -35,13 +37,8 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def _terminated(signum: int, frame: object) -> None:
-    # SIGTERM (`timeout`, a batch system) unwinds like Ctrl-C: every jail is closed on the way out.
-    raise SystemExit(128 + signum)
-
-
 def main(argv: list[str]) -> int:
-    signal.signal(signal.SIGTERM, _terminated)
+    install()  # SIGTERM unwinds like Ctrl-C (signals.py), never as the learner's sys.exit()
     if hasattr(signal, "SIGUSR1"):
         # `kill -USR1 <pid>` prints every thread's stack to stderr: a stuck grade-all says where.
         faulthandler.register(signal.SIGUSR1, all_threads=True)
@@ -57,6 +54,9 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except Terminated as e:
+        print("\nterminated", file=sys.stderr)
+        return 128 + e.signum
     except BrokenPipeError:
         # The reader closed the pipe (`grade ... | head`): no traceback, and no second error when
         # the interpreter flushes stdout on its way out.

@@ -276,7 +276,10 @@ def exception_class(parts: errors.Parts, cause: Any) -> type:
                 return cls
         except Exception:
             pass
-    return errors.stand_in(parts.module, parts.qualname, parts.bases)
+    return errors.stand_in(parts.module, parts.qualname, parts.bases, _STAND_INS)
+
+
+_STAND_INS: dict[tuple, type] = {}  # the jail's, for the judge's exceptions it names
 
 
 class Held:

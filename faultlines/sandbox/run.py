@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import resource
 import signal
 from collections.abc import Callable
 from contextlib import redirect_stdout
@@ -22,6 +23,7 @@ from faultlines.grader.report import Report, TierResult
 from faultlines.grader.submission import BadSubmission
 
 from . import machine, surface
+from . import source as submission_source
 from .channel import ChannelBroken, now
 from .exposure import Exposure
 from .jail import Jail, Limits, Plan
@@ -122,7 +124,9 @@ def grade_file(
     """`ex`: the exercise already loaded (a judge grading many submissions loads it once)."""
     ex = ex or exercise.load(exercise_id, hidden=hidden)
     try:
-        source = path.read_text(encoding="utf-8")
+        source = submission_source.read(path)
+    except submission_source.NotASubmission as e:
+        return Verdict(failed(ex.id, f"{path}: {e}"), f"{path}: {e}")
     except (OSError, UnicodeDecodeError) as e:
         return Verdict(failed(ex.id, f"{path}: cannot be read ({e})"), f"{path}: cannot be read ({e})")
     call = replay_call or (lambda token: f"python -m faultlines replay {token} {path}")
@@ -151,8 +155,22 @@ def _config(ex: exercise.Exercise, source: str, filename: str, plan: Plan, limit
     }
 
 
+def limit_judge(limits: Limits) -> None:
+    """The judge's own memory limit (a process that grades one submission: grade, a grade-all
+    child): whatever the jail sends it to hold ends in a MemoryError, that submission's row."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    want = limits.judge_memory_bytes
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if want > 0 and (soft == resource.RLIM_INFINITY or want < soft):
+        resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+
+
 def _memory() -> str:
-    return "resource limit: the submission's process ran out of memory (a safety net past the step budget)"
+    return (
+        "resource limit: the submission's process, or what it sent the judge, ran out of memory "
+        "(a safety net past the step budget)"
+    )
 
 
 def _explain(e: ChannelBroken, jail: Jail | None, bridge: Bridge | None, limits: Limits) -> str:
