@@ -3,7 +3,8 @@ passed, 1 some failed, 2 bad input (one readable line), 130 interrupted.
 
 How a student's code is run (a jail, or in-process when asked) is cli/isolation.py's; the
 jailed side itself is faultlines.sandbox. `local` and `child` are `--unsafe-local`'s grading;
-`judge_process` is what grade-all starts per submission.
+`judge_process` is grade-all's judge: one process per submission, forked fresh from a template
+that loads the exercise once (`judges` starts the templates). `signals`: SIGTERM as Terminated.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import faulthandler
 import os
 import signal
 import sys
+
+from faultlines.grader.safe_text import visible
 
 from .signals import Terminated, install
 
@@ -49,7 +52,7 @@ def main(argv: list[str]) -> int:
         return status
     except UsageError as e:
         line = str(e).splitlines()[0] if str(e) else "bad input"
-        print(line, file=sys.stderr)
+        print(visible(line), file=sys.stderr)  # a submission's words, shown escaped
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

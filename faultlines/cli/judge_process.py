@@ -101,10 +101,13 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     plan, limits = Plan.from_dict(setup["plan"]), Limits(**setup["limits"])
     ex = exercise.load(setup["exercise"], hidden=setup["hidden"])  # once: every child has it loaded
-    for line in sys.stdin:
-        out = _fork_one(ex, Path(json.loads(line)["path"]), plan, limits)
-        sys.stdout.write(json.dumps(out) + "\n")
-        sys.stdout.flush()
+    try:
+        for line in sys.stdin:
+            out = _fork_one(ex, Path(json.loads(line)["path"]), plan, limits)
+            sys.stdout.write(json.dumps(out) + "\n")
+            sys.stdout.flush()
+    except signals.Terminated as e:  # grade-all stopping: the child dies with this process
+        os._exit(128 + e.signum)
 
 
 if __name__ == "__main__":

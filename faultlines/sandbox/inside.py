@@ -240,6 +240,9 @@ def main() -> None:
     os.dup2(null, 0)
     os.dup2(2, 1)
     channel = Channel(rfd, wfd)
+    # A process the learner's code forks (os.fork) must not speak on the judge's pipe: its copy of
+    # the conversation is closed in it, before the learner's code there goes on.
+    os.register_at_fork(after_in_child=channel.sever)
     link = Link(channel, client.describe, client.STANDINS)
     client.LINK = link
     code = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))

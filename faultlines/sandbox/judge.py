@@ -67,6 +67,7 @@ class Bridge(Served):
         self.listing: dict[str, Any] = {}  # the module's functions and classes, by name
         self.globals: dict[str, Any] = {}  # their stand-ins, kept across runs
         self.output_left = OUTPUT_LIMIT
+        self.cpu_seen = (0.0, now())  # the jail's CPU seconds as it last said, and when
         self._modules: dict[str, types.ModuleType] = {}
         self.codes = _code_map(source, filename)
         self.filename = filename
@@ -197,6 +198,9 @@ class Bridge(Served):
         lines = hdr.get("n")
         if type(lines) is int:
             self.lines = lines
+        cpu = hdr.get("cpu")
+        if isinstance(cpu, (int, float)) and not isinstance(cpu, bool):
+            self.cpu_seen = (float(cpu), now())
 
     # -- serving the jail --------------------------------------------------------------------------
     def serve(self, op: str, payload: Any, hdr: dict) -> tuple[str, Any]:

@@ -9,9 +9,7 @@ how the jail broke ("crashed the grader's sandbox: ..."), never an exception.
 from __future__ import annotations
 
 import io
-import os
 import resource
-import signal
 from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -22,7 +20,7 @@ from faultlines.grader import exercise, grade
 from faultlines.grader.report import Report, TierResult
 from faultlines.grader.submission import BadSubmission
 
-from . import machine, surface
+from . import ending, machine, surface
 from . import source as submission_source
 from .channel import ChannelBroken, now
 from .exposure import Exposure
@@ -99,13 +97,13 @@ def in_jail(
     except BadSubmission as e:
         done.bad_input = str(e)
     except MemoryError:
-        done.problem = f"{SANDBOX_CRASH}: {_memory()}"
+        done.problem = f"{SANDBOX_CRASH}: {ending.MEMORY}"
     except LearnerExit as e:
         done.problem = (
             f"{SANDBOX_CRASH}: the submission called exit({e.code}) outside a task, which ends the grading"
         )
     except ChannelBroken as e:
-        done.problem = f"{SANDBOX_CRASH}: {_explain(e, jail, bridge, limits)}"
+        done.problem = f"{SANDBOX_CRASH}: {ending.explain(e, jail, bridge, limits)}"
     finally:
         jail.close()
     done.output = sink.getvalue()
@@ -164,48 +162,3 @@ def limit_judge(limits: Limits) -> None:
         want = min(want, hard)
     if want > 0 and (soft == resource.RLIM_INFINITY or want < soft):
         resource.setrlimit(resource.RLIMIT_AS, (want, hard))
-
-
-def _memory() -> str:
-    return (
-        "resource limit: the submission's process, or what it sent the judge, ran out of memory "
-        "(a safety net past the step budget)"
-    )
-
-
-def _explain(e: ChannelBroken, jail: Jail | None, bridge: Bridge | None, limits: Limits) -> str:
-    if e.reason == "ran past its wall-clock limit":
-        return (
-            f"the submission ran past the {limits.wall_seconds:g} s wall-clock limit "
-            "(does it sleep, block or loop outside the simulation?)"
-        )
-    status = None
-    errors = ""
-    if jail is not None:
-        try:
-            status = jail.proc.wait(timeout=5)
-        except Exception:
-            status = None
-        errors = _stderr(jail, bridge)
-    if "MemoryError" in errors:
-        return _memory()
-    if status in (-signal.SIGXCPU, 128 + signal.SIGXCPU, -signal.SIGKILL, 128 + signal.SIGKILL):
-        return (
-            "resource limit: the submission's process ran out of CPU time (a safety net past the step budget)"
-        )
-    if e.reason == "ended":
-        last = errors.strip().splitlines()[-1:] or [""]
-        return f"the submission's process ended (status {status}) before the grading did: not graded {last[0][:200]}".rstrip()
-    return f"the submission's process {e.reason}: not graded"
-
-
-def _stderr(jail: Jail, bridge: Bridge | None) -> str:
-    """The last of what the jail wrote on stderr: the tail the judge kept, and what came after."""
-    tail = bridge.channel.stderr_tail if bridge is not None else b""
-    if jail.proc.stderr is not None:
-        try:
-            os.set_blocking(jail.errors, False)
-            tail += os.read(jail.errors, 1 << 16)
-        except (OSError, ValueError):
-            pass
-    return tail[-(1 << 14) :].decode(errors="replace")
