@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from faultlines.grader.report import Report
+from faultlines.grader.safe_text import visible, visible_data
 from faultlines.sandbox.run import SANDBOX_CRASH, Verdict, failed
 
 from . import UsageError, classroom, local
@@ -32,12 +33,15 @@ JUDGE_MARGIN_S = 120  # past the jail's own wall limit, a judge process is kille
 
 
 def result_of(key: str, verdict: Verdict) -> StudentResult:
+    """One row. What the submission put in its report (a message, a repr) is made safe text once,
+    here, for every file grade-all writes: the CSV, the Gradescope files, the class map."""
+    report = Report.from_dict(visible_data(verdict.report.to_dict()))
     if verdict.bad_input is not None:
-        return StudentResult(key, verdict.report, BAD_INPUT, verdict.bad_input)
-    error = verdict.report.error or ""
+        return StudentResult(key, report, BAD_INPUT, visible(verdict.bad_input))
+    error = report.error or ""
     if error.startswith(SANDBOX_CRASH):
-        return StudentResult(key, verdict.report, CRASHED, error)
-    return StudentResult(key, verdict.report, GRADED)
+        return StudentResult(key, report, CRASHED, error)
+    return StudentResult(key, report, GRADED)
 
 
 def crashed(exercise: str, key: str, why: str) -> StudentResult:
