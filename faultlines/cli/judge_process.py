@@ -21,6 +21,7 @@ import json
 import os
 import signal
 import sys
+import traceback
 from pathlib import Path
 
 from faultlines.grader import exercise
@@ -51,15 +52,22 @@ def _child(ex: exercise.Exercise, path: Path, plan: Plan, limits: Limits, answer
     try:
         run.limit_judge(limits)
         verdict = run.grade_file(ex.id, path, plan=plan, limits=limits, ex=ex)
-        data = json.dumps({"report": verdict.report.to_dict(), "bad_input": verdict.bad_input}).encode()
-        view = memoryview(data)
-        while view:
-            view = view[os.write(answer, view) :]
+        _write(answer, {"report": verdict.report.to_dict(), "bad_input": verdict.bad_input})
         return 0
     except signals.Terminated as e:
         return 128 + e.signum
     except MemoryError:
         return 3
+    except BaseException as e:  # the judge's own failure: the row says what it was
+        traceback.print_exc(limit=-3)
+        _write(answer, {"lost": f"its judge process failed ({type(e).__name__}: {str(e)[:200]})"})
+        return 1
+
+
+def _write(fd: int, data: dict) -> None:
+    view = memoryview(json.dumps(data).encode())
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _fork_one(ex: exercise.Exercise, path: Path, plan: Plan, limits: Limits) -> dict:
@@ -90,6 +98,8 @@ def _fork_one(ex: exercise.Exercise, path: Path, plan: Plan, limits: Limits) -> 
         answer = None
     if isinstance(answer, dict) and "report" in answer and os.waitstatus_to_exitcode(status) == 0:
         return answer
+    if isinstance(answer, dict) and isinstance(answer.get("lost"), str):
+        return {"lost": answer["lost"]}
     return {"lost": f"its judge process ended with status {os.waitstatus_to_exitcode(status)}"}
 
 

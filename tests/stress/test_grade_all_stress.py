@@ -67,6 +67,8 @@ def test_a_few_hundred_correct_submissions_all_pass(tmp_path):
         f"{len(spurious)} spurious failures, {took:.0f} s ({SIZE / took:.2f}/s), "
         f"load average {os.getloadavg()[0]:.1f}"
     )
+    for row in spurious[:5]:
+        print("  spurious:", row)
     assert len(rows) == SIZE
     assert spurious == [], spurious[:5]
     assert result.returncode == 0, result.stderr[-2000:]
