@@ -1,14 +1,20 @@
 """The check() benchmark in real Chromium: the built site's lab, the learner's own kernel.
 
 Drives site/ (built by `make site`) as a learner would: an exercise page, "Start the lab", then
-code sent to the notebook's kernel. Two figures:
+code sent to the notebook's kernel. Three figures:
+- the learner's first check() on a page (first_check.py): the notebook's own cells run in the lab
+  once it is ready, the check cell timed from the run to its report on the page, after a cold
+  start (a fresh browser profile, clicking at once) and a warm one (the next visit, the kernel
+  restored from this browser's snapshot), median of --first-repeats, with where the kernel's
+  time went (--first-exercises; none: skipped);
 - per exercise, a full public check of its reference (median of --repeats) and one clean run of
   the same scenario, timed inside the kernel by the same function as in CPython and Node
   (grader_check.time_check);
-- the first check() after a warm start (the kernel restored from this browser's snapshot): how
-  long `from faultlines import notebook` and the first check take, against a later check.
+- the first check() of the reference after a warm start: how long `from faultlines import
+  notebook` and the first check take, against a later check.
 
     .venv/bin/python bench/grader_check_browser.py [--repeats 5] [--exercises fault05 fault06]
+        [--first-repeats 5] [--first-exercises fault05 fault09] [--first-only]
 
 Wall-clock figures on a shared machine: the load average is printed beside them.
 """
@@ -27,6 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench import first_check  # noqa: E402
 from bench.grader_check import time_check  # noqa: E402
 from hooks.site_build import serve as site_server  # noqa: E402
 from hooks.site_build.browser import CHROMIUM, CHROMIUM_ARGS, SESSION_READY_JS  # noqa: E402
@@ -99,6 +106,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--exercises", nargs="*", default=None)
+    parser.add_argument("--first-repeats", type=int, default=5)
+    parser.add_argument("--first-exercises", nargs="*", default=["fault05", "fault09"])
+    parser.add_argument("--first-only", action="store_true", help="only the learner's first check()")
+    parser.add_argument(
+        "--baseline-site", metavar="DIR", help="another built site (an earlier build): its first check beside"
+    )
     args = parser.parse_args()
     if not (SITE / "lite/static/pyodide/pyodide-lock.json").is_file():
         raise SystemExit("grader_check_browser: build the site first (make site)")
@@ -111,6 +124,19 @@ def main() -> None:
     profile = tempfile.mkdtemp(prefix="bench-profile-")
     try:
         with sync_playwright() as playwright:
+            if args.first_exercises:
+                sites = [("this", base_url)]
+                if args.baseline_site:
+                    baseline_server, baseline_url = site_server.serve(Path(args.baseline_site))
+                    sites.append(("baseline", baseline_url))
+                first_check.report(
+                    playwright, sites, args.first_exercises, args.first_repeats, lambda: os.getloadavg()[0]
+                )
+                if args.baseline_site:
+                    baseline_server.shutdown()
+                    baseline_server.server_close()
+            if args.first_only:
+                return
             context = playwright.chromium.launch_persistent_context(
                 profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}
             )

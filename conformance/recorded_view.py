@@ -11,6 +11,18 @@ The Ray column is read from recorded/ray-2.60.0.json; the miniray column runs th
 on miniray now, in a fresh process. If the two disagree on a row the page would print, or the
 scenario has no recording, `compare` raises: a page cannot state a Ray behaviour its recording
 contradicts.
+
+A page also quotes what each backend *printed* for the same program: an error message, the
+driver's log lines, a listing. A scenario keeps that text under a key starting with "_said"
+(tests/conformance/scenarios/_said.py normalises pids, ids and addresses first); such keys are
+shown, never compared, so Ray may word them differently from run to run. `compare(..., said=...)`
+names them, and `Comparison.said_by(name)` gives real Ray's recorded words beside miniray's:
+
+    view = compare("lesson02_quote_outage", rows, said=[("error", lambda o: o["default"]["_said_error"])])
+    ray_words, miniray_words = view.said_by("error")
+
+Real Ray's side always comes from the recording, so the page cannot drift from it; an empty or
+missing recorded text stops the build.
 """
 
 from __future__ import annotations
@@ -26,6 +38,8 @@ from conformance.scenario_runs import run_scenario
 # (label, words) rows must agree; (label, words, False) rows are shown side by side even when the
 # backends differ (a count that depends on real Ray's timing), so the page can say so.
 Row = tuple[str, Callable[[dict], str]] | tuple[str, Callable[[dict], str], bool]
+# (name, observations -> the printed text to quote): read from "_said" keys, never compared.
+Said = tuple[str, Callable[[dict], str]]
 
 
 class RecordingError(RuntimeError):
@@ -37,17 +51,26 @@ class Comparison:
     scenario: str
     ray_version: str
     rows: tuple[tuple[str, str, str], ...]  # (label, real Ray's words, miniray's words)
+    said: tuple[tuple[str, str, str], ...] = ()  # (name, real Ray's printed text, miniray's)
 
     def ray(self, label: str) -> str:
         return next(r for lab, r, _ in self.rows if lab == label)
+
+    def said_by(self, name: str) -> tuple[str, str]:
+        """What real Ray printed (recorded) and what miniray prints (run now), line for line (the
+        page's `fl-said` fence wraps a long line on a narrow screen)."""
+        return next((r, m) for n, r, m in self.said if n == name)
 
     def table(self) -> str:
         head = f"| | real Ray {self.ray_version}, recorded | miniray |\n|---|---|---|\n"
         return head + "\n".join(f"| {label} | {ray} | {mini} |" for label, ray, mini in self.rows)
 
 
-def compare(scenario: str, rows: Sequence[Row], ray_observations: dict | None = None) -> Comparison:
-    """Real Ray's recorded words for each row beside miniray's, checked equal."""
+def compare(
+    scenario: str, rows: Sequence[Row], ray_observations: dict | None = None, said: Sequence[Said] = ()
+) -> Comparison:
+    """Real Ray's recorded words for each row beside miniray's, checked equal; and the printed
+    text each `said` entry names, real Ray's from the recording beside miniray's."""
     recorded = ray_observations if ray_observations is not None else load_recorded().get(scenario)
     if recorded is None:
         raise RecordingError(
@@ -68,5 +91,14 @@ def compare(scenario: str, rows: Sequence[Row], ray_observations: dict | None = 
                 f"a page may not print a Ray behaviour its recording contradicts"
             )
         shown.append((label, ray_words, mini_words))
+    quoted = []
+    for name, text in said:
+        try:
+            ray_text, mini_text = text(recorded), text(run.observations)
+        except KeyError as missing:
+            raise RecordingError(f"{scenario}: no {missing} to quote for {name!r}; re-record it") from None
+        if not ray_text.strip():
+            raise RecordingError(f"{scenario}: the recording has no text for {name!r} to quote; re-record it")
+        quoted.append((name, ray_text, mini_text))
     version = recorded_file().get("ray", "2.60.0").rsplit(".", 1)[0]
-    return Comparison(scenario, version, tuple(shown))
+    return Comparison(scenario, version, tuple(shown), tuple(quoted))

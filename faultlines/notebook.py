@@ -22,6 +22,7 @@ import sys
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from . import cell_runs
 from .grader import exercise, grade, render_html, render_text, share, submission, tokens
 from .grader.budgets import HOOKS, instrument_tree
 from .grader.report import Report
@@ -31,6 +32,10 @@ if TYPE_CHECKING:  # imported when a debugger is shown: it brings ipywidgets, wh
     from .debugger.widget import Debugger
 
 _state: dict[str, Any] = {"exercise": None}
+UNSEEN_EDITS = (
+    "Graded as your cells last ran: this Jupyter cannot tell check() about an edit you have not "
+    "run yet, so run your answer cell before you check."
+)
 
 
 def _shell() -> Any:
@@ -53,6 +58,7 @@ def start(exercise_id: str) -> None:
         shell.user_ns.update(HOOKS)
         if not any(isinstance(t, _BudgetTicks) for t in shell.ast_transformers):
             shell.ast_transformers.append(_BudgetTicks())
+        cell_runs.watch(shell)
     print(f"{ex.id} v{ex.version}: {ex.title}. Write your answer below, then run check().")
 
 
@@ -66,6 +72,19 @@ def _namespace() -> dict[str, Any]:
 def share_link(exercise_id: str, token: str, code: str, base: str) -> str:
     """A link to the site at `base` whose replay page opens a notebook replaying `token` on `code`."""
     return share.SharedRun(exercise_id, token, code).link(base)
+
+
+def _from_notebook(namespace: dict[str, Any], entries: list[str]) -> submission.Submission:
+    """The learner's submission, refused when a cell that defines one of `entries` failed when
+    it last ran (cell_runs): its code on screen is not what the namespace holds."""
+    shell = _shell()
+    if shell is not None:
+        cell_runs.watch(shell)  # check() without start(): the runs from now on
+        for name in entries:
+            why = cell_runs.refusal(shell, namespace.get(name), name)
+            if why is not None:
+                raise submission.BadSubmission(why)
+    return submission.from_namespace(namespace, entries)
 
 
 def shared_code(sub: submission.Submission) -> str:
@@ -92,7 +111,10 @@ class CheckResult:
         url = None
         if failure is not None and base is not None:
             url = share_link(self.report.exercise, failure.token, self.source, base)
-        return render_html.render(self.report, share_url=url, source=self.source)
+        # The site's lab flags an answer cell edited and not run (playground/lab_page.js); a
+        # kernel elsewhere cannot see one, and says so.
+        note = UNSEEN_EDITS if base is None and _shell() is not None else ""
+        return render_html.render(self.report, share_url=url, source=self.source, note=note)
 
     def __repr__(self) -> str:
         return render_text.render(self.report)
@@ -153,7 +175,7 @@ def check(exercise_id: str | None = None) -> CheckResult | None:
     ex = exercise.load(_exercise_id(exercise_id))
     runs: grade.Runs | None = None
     try:
-        sub = submission.from_namespace(_namespace(), ex.entry)
+        sub = _from_notebook(_namespace(), ex.entry)
     except submission.BadSubmission as e:
         report = Report(ex.id, ex.title, ex.version, "", error=str(e))
         source = ""
@@ -199,7 +221,7 @@ class ReplayResult:
     def _verdicts(self) -> list[str]:
         if not self.violations:
             return ["every invariant holds on this run"]
-        return [f"broken invariant: {name}: {detail}" for name, detail in self.violations]
+        return [f"broken invariant: {name}: {render_text.plain(detail)}" for name, detail in self.violations]
 
     def __repr__(self) -> str:
         lines = [self._head()]
@@ -236,7 +258,7 @@ def replay(token: str) -> ReplayResult | None:
         decoded = tokens.decode(token)
         ex = exercise.load(decoded.exercise)
         tokens.check_version(decoded, ex.version)
-        sub = submission.from_namespace(_namespace(), ex.entry)
+        sub = _from_notebook(_namespace(), ex.entry)
     except (tokens.TokenError, exercise.ExerciseError, submission.BadSubmission) as e:
         print(f"cannot replay: {e}")
         return None

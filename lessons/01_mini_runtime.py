@@ -48,11 +48,15 @@ print("finished at t =", sim.now(), "s of virtual time")
 
 # %% [markdown]
 # Every ref has an **owner**: the worker that created it. Here that is the driver (this notebook).
-# `ray.memory_summary()` is miniray's `ray memory`: who owns each object, and where it lives.
-# Small values (under 100 KiB) are `INLINED`: they live with the owner, not in a node's store.
+# `ray.util.state.list_objects()` is Ray's state API (on Ray it needs `ray[default]`): one row
+# per object, with its owner's type and pid. Small values (under 100 KiB) live inline with their
+# owner, not in a node's store.
 
 # %%
-print(ray.memory_summary())
+from miniray.util import state  # on Ray: from ray.util import state
+
+for row in state.list_objects():
+    print(row["object_id"][:12], row["type"], row["pid"], row["object_size"], "bytes", row["reference_type"])
 
 # %% [markdown]
 # ## The event log

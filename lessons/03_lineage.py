@@ -11,7 +11,7 @@
 # ---
 
 # %% [markdown]
-# # Lab 3: lineage and its three cliffs
+# # Lab 3: lineage and its cliffs
 #
 # You will kill a node that holds six objects and see which ones come back. Values of 200 KB
 # are above Ray's 100 KiB inline limit: they live in the object store of the node that made
@@ -206,6 +206,9 @@ print(sim.run(side_effect, seed=0).value)
 # `stashed` above was created by `ray.put` *inside a task*: its owner was that task's worker,
 # on the node that died. The owner kept the lineage, so the lineage died too:
 # `OwnerDiedError`. `table`, put by the driver, is owned by the driver and lives on the head.
+#
+# The fourth cliff, a task that does not return the same value when it runs again, is on the
+# lesson page: Ray checks it only for a streaming generator's replay, and only by its count.
 #
 # ## Rebuild or materialize?
 #

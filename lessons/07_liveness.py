@@ -18,9 +18,11 @@
 # the failure detector decide, and then deal with what it gets wrong: a node it declared dead
 # that was only slow.
 #
-# The detector: a probe every `probe_interval_s` (5 s here); a crashed node refuses the probe
-# and is DEAD at once; a silent node is SUSPECT after one missed probe and DEAD after
-# `unhealthy_threshold` (3) missed probes in a row. Predict before each run.
+# The detector: a probe every `probe_interval_s` (5 s here); a silent node is SUSPECT after one
+# missed probe and DEAD after `unhealthy_threshold` (3) missed probes in a row. miniray's
+# detector takes a crashed node as DEAD at its next probe, a shortcut: a crashed host answers
+# nothing and times out like a hang, and Ray counts every failed check toward its threshold
+# (the lesson page shows Ray's own log of it). Predict before each run.
 
 # %%
 import time
@@ -74,7 +76,8 @@ print(ray.get(ref), "at t =", sim.now())
 show_log(cluster)
 
 # %% [markdown]
-# DEAD at the next probe, t = 10, with no SUSPECT: a refused connection is not ambiguous.
+# DEAD at the next probe, t = 10, with no SUSPECT: miniray's detector takes a crash as
+# conclusive at one probe (Ray would count its failed checks up to its threshold first).
 # The attempt on N1 fails at that verdict, and the re-run on N2 starts one second of retry
 # delay later: find both in the log above (see "where real Ray differs" on the page for how
 # Ray learns of it).

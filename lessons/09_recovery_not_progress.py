@@ -79,8 +79,8 @@ show(PG_A, PG_B)
 # %% [markdown]
 # Answer: (c). A failed recovery goes back to rank 0 of the queue with no delay
 # (`highest_retry_delay_ms=0`), is tried again, fails for the same reason, and repeats. miniray
-# charges 4.5 µs of virtual time per attempt, the speed of the case study's machine. The counter
-# moves; the state does not.
+# charges each attempt a few microseconds of virtual time, the speed that the write-up
+# "Recovery Is Not Progress" measured. The counter moves; the state does not.
 #
 # ## Step 2: a group that needs nothing PG_A has
 #
@@ -239,13 +239,13 @@ with SeedCase("ray-2.60", placement_group_rescheduler=release_pg_b) as case:
 
 # %% [markdown]
 # PG_A completes; PG_B lost the bundle it still had and now recovers from nothing. Whether
-# that trade is right for your job is a policy decision, which is the case study's point.
+# that trade is right for your job is a policy decision, which is the write-up's point.
 #
 # ## The widget: attempts per group under each queue policy
 #
 # The script: N2 lost at 0.5 s, PG_C asked for at 1.0 s, N3 lost at 1.5 s. Switch the policy
-# and read the PG_C row. Switch the scheduler's speed to real Ray 2.60's, measured on the
-# course's build machine: the counters are smaller, PG_C's is still 0.
+# and read the PG_C row. Switch the scheduler's speed to real Ray 2.60's, as recorded for this
+# lesson on a smaller machine: the counters are smaller, PG_C's is still 0.
 
 # %%
 queue_policy_widget()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
 from . import generators, retry
+from .aio import is_async_method
 from .cluster import Node, Worker
 from .events import Kind
 from .execution import EXIT_ACTOR_REASON, BodyRun, WorkerExit
@@ -248,16 +249,27 @@ class ActorManager:
 
     def _returned(self, actor: Actor, spec: TaskSpec, value: Any) -> None:
         actor.running = None
-        if spec.cancelled:  # ray.cancel flagged it while it ran (miniray/cancel.py)
-            error = exc.TaskCancelledError(spec.task_id)
-            self.rt.tasks.fail_returns(spec, wrap(spec, error, f"TaskCancelledError: {error}\n"))
-            self.pump(actor)
+        if spec.cancelled:  # ray.cancel flagged it while it waited or ran (miniray/cancel.py)
+            self._cancelled(actor, spec)
             return
         self.rt.tasks.store_returns(spec, value, actor.node)
         self.pump(actor)
 
+    def _cancelled(self, actor: Actor, spec: TaskSpec) -> None:
+        """Its result is the cancellation, as Ray 2.60 gives it (the `actor_cancel` scenario): a
+        plain TaskCancelledError for a sync method, which ran on to its end; RayTaskError(
+        TaskCancelledError) for an async one, cancelled at its await. Never retried."""
+        error: BaseException = exc.TaskCancelledError(spec.task_id)
+        if is_async_method(actor.cls, spec.fn):
+            error = wrap(spec, error, f"TaskCancelledError: {error}\n")
+        self.rt.tasks.fail_returns(spec, error)
+        self.pump(actor)
+
     def _raised(self, actor: Actor, spec: TaskSpec, error: BaseException, tb: str) -> None:
         actor.running = None
+        if spec.cancelled:
+            self._cancelled(actor, spec)
+            return
         again = retry.after_error(spec, error)
         self.rt.emit(
             Kind.TASK_ERROR, task=spec.name, attempt=spec.key, error=type(error).__name__, retry=again
@@ -283,7 +295,9 @@ class ActorManager:
         if retry.restarts(actor, cause):
             self._set_state(actor, ActorState.RESTARTING, cause=cause)
             for spec in inflight:
-                if retry.after_death(spec):
+                if spec.cancelled:  # cancelled calls are never retried, as in Ray
+                    self.rt.tasks.fail_returns(spec, exc.TaskCancelledError(spec.task_id))
+                elif retry.after_death(spec):
                     spec.state = TaskState.PENDING_ACTOR_TASK_ORDERING_OR_CONCURRENCY
                     actor.queue.append(spec)
                 else:

@@ -206,4 +206,6 @@ def cluster_resources() -> dict:
 
 
 def available_resources() -> dict:
-    return {k: v for k, v in _sum(n.available for n in context.runtime().nodes if n.alive).items() if v > 0}
+    # A node a resumed blocked task oversubscribes (miniray/blocking.py) offers none, not less than none.
+    free = ({k: max(0.0, v) for k, v in n.available.items()} for n in context.runtime().nodes if n.alive)
+    return {k: v for k, v in _sum(free).items() if v > 0}

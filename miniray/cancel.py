@@ -9,9 +9,12 @@ What Ray 2.60 does (recorded in the `task_errors` scenario), and miniray with it
 * `force=True` kills the running task's worker instead: `get` raises a plain TaskCancelledError;
 * a cancelled task is never retried; one that already finished keeps its value;
 * `recursive=True` (the default) also cancels the tasks the cancelled one submitted;
-* an actor task that has not started is dropped from the actor's queue (TaskCancelledError);
-  one that is running is only flagged: `ray.get_runtime_context().is_canceled()` turns True in
-  it, and its result becomes TaskCancelledError. `force=True` is refused for actor tasks.
+* an actor call (recorded in the `actor_cancel` scenario) is only flagged once it waits at the
+  actor or runs: a sync method runs on to its end (and a queued one still runs in its turn),
+  `ray.get_runtime_context().is_canceled()` turns True in it, and `get` raises a plain
+  TaskCancelledError; an async method gets asyncio.CancelledError at its await and `get` raises
+  RayTaskError(TaskCancelledError). A call still with its caller (arguments pending, actor not
+  alive yet) is dropped. `force=True` is refused for actor tasks with Ray's ValueError.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from .events import Kind
 from .execution import BodyRun
 from .objects import ObjectRef
 from .runtime import Runtime
-from .states import TERMINAL, TaskState
+from .states import TERMINAL, ActorState, TaskState
 from .task_errors import wrap
 from .tasks import TaskSpec
 
@@ -60,7 +63,7 @@ def _cancel(rt: Runtime, spec: TaskSpec, force: bool, recursive: bool) -> None:
         rt.tasks.fail_returns(spec, exc.TaskCancelledError())  # no text, as in Ray
     elif force:
         worker.task, spec.worker = None, None  # detached first: its death is no crash to retry
-        worker.node.release(spec.resources)  # a running task holds them on its worker's node
+        worker.node.release(rt.lending.held(spec))  # a running task holds them on its worker's node
         rt.kill_worker(worker, cause="cancelled")
         rt.tasks.fail_returns(spec, exc.TaskCancelledError())
         rt.request_dispatch()
@@ -89,16 +92,17 @@ def _drop_waiting(rt: Runtime, spec: TaskSpec) -> None:
 
 def _cancel_actor_task(rt: Runtime, spec: TaskSpec) -> None:
     actor = spec.the_actor()
-    if spec in actor.queue:
+    if spec in actor.queue and not (spec.args_ready and actor.state == ActorState.ALIVE):
+        # Still with its caller (its arguments, or the actor, not ready): it never reaches the actor.
         actor.queue.remove(spec)
         rt.tasks.fail_returns(spec, exc.TaskCancelledError())
         rt.actors.pump(actor)
         return
+    # Waiting at the actor, or running: only flagged. It runs in its turn (seeing is_canceled())
+    # and its result becomes the cancellation (ActorManager._cancelled).
     body = actor.worker.body if actor.running is spec and actor.worker is not None else None
     if body is not None and body.waiting and is_async_method(actor.cls, spec.fn):
         cancel_running(body)  # CancelledError at its pending await, as Ray's asyncio loop does
-    # A running actor task is only flagged: its body sees is_canceled(); its result is replaced
-    # by TaskCancelledError when it returns (ActorManager._returned).
 
 
 def _current_line(body: BodyRun | None) -> str:

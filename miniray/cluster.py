@@ -18,7 +18,7 @@ EPS = 1e-9
 class Worker:
     """A simulated worker process. It owns the objects it creates and dies with its node."""
 
-    def __init__(self, worker_id: str, node: Node, pid: int, kind: str):
+    def __init__(self, worker_id: str, node: Node, pid: int, kind: str, salt: int | None = None):
         self.worker_id = worker_id
         self.node = node
         self.pid = pid
@@ -28,7 +28,8 @@ class Worker:
         self.owned: list[str] = []  # ids of the objects it owns, in creation order
         self.actor: Actor | None = None
         self.task: TaskSpec | None = None  # the task whose attempt it runs
-        self.space = ProcessSpace()  # its own copy of the learner's state (miniray/isolation)
+        # Its own copy of the learner's state, and its own hash salt (miniray/isolation).
+        self.space = ProcessSpace(salt)
 
     def __repr__(self) -> str:
         return f"<Worker pid={self.pid} {self.kind} on {self.node.name}>"

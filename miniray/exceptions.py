@@ -206,6 +206,12 @@ class RaySystemError(RayError):
         return f"System error: {self.client_exc}"
 
 
+class StreamingGeneratorReplayInconsistentError(RaySystemError):
+    """A streaming generator re-run to rebuild a lost item yielded a different number of items
+    than its first successful run (miniray/generators.py): Ray 2.60 fails its items rather than
+    leave a consumer waiting for an item that never comes, or drop the extra ones silently."""
+
+
 class ObjectStoreFullError(RayError):
     pass
 

@@ -14,6 +14,7 @@ choice point: a crash can be injected just before interaction k of a named attem
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import inspect
 import io
@@ -136,6 +137,10 @@ class BodyRun:
         if node.frozen_until > self.rt.now():  # a paused node runs nothing until it resumes
             self.timers.append(self.rt.call_at(node.frozen_until, self._run))
             return
+        if self.rt.lending.loans:  # its get returned: the CPU it lent (if it did) comes back first
+            task = self.worker.task
+            if task is not None:
+                self.rt.lending.reclaim(task)
         export, space = self.export, self.worker.space
         if self.runs:  # a re-run starts from the attempt's start, as the first run did
             if self.instance is not None and self.snapshot is not None:
@@ -182,7 +187,7 @@ class BodyRun:
         except SystemExit as e:  # sys.exit() ends this worker, not the program, as in Ray
             ended = exit_of(self.worker.actor is not None, e)
             outcome, intended = ("exit", ended.reason), ended.intended
-        except Exception as e:  # the user's exception: becomes RayTaskError(...) for the caller
+        except (Exception, asyncio.CancelledError) as e:  # the user's: RayTaskError(...) for the caller
             outcome = ("raise", (e, remote_traceback(e)))
             # As in Ray, the cause reaches the caller as text plus the exception, not its frames.
             # Kept, they would hold every frame below and above (the driver's `get`, its refs) in a

@@ -12,7 +12,13 @@ value exists. Fault tolerance, as Ray does it (recorded in the `generators` scen
 * a yielded value is lost with its node: the whole generator runs again to rebuild it (lineage
   reconstruction), so a generator that yields something different on a second run (time,
   randomness, an external feed) hands back a different value than the one first seen. That is
-  why long-running streams of volatile data set max_retries=0 and handle the loss themselves.
+  why long-running streams of volatile data set max_retries=0 and handle the loss themselves;
+* that re-run yields a different number of items than the first successful run (recorded in the
+  `generator_replay` scenario): Ray 2.60 fails the stream with
+  StreamingGeneratorReplayInconsistentError, at the first item past the count or when a shorter
+  re-run ends, and every item of the stream reads as that error from then on (on Ray a node that
+  already holds a copy of a rebuilt item may still read it there; miniray fails it everywhere).
+  A retry after a crash is no re-run of a finished stream: it is never checked.
 
 Each `yield` is a journaled interaction of the body (miniray/execution.py), so a body that
 blocks and is replayed does not yield twice.
@@ -53,9 +59,18 @@ class Stream:
         self.refs: list[ObjectRef | None] = []  # held until handed out by next() or dropped
         self.ended = False
         self.listeners: list = []
+        # Items of the first successful run: what a re-run must yield again (None: no run has
+        # finished yet, or it yielded nothing, which Ray cannot check against either).
+        self.expected: int | None = None
+        self.inconsistent = False  # a re-run broke the count: every item is failed
 
     def put(self, index: int, value: Any, node) -> None:
         objects = self.rt.objects
+        if self.inconsistent:
+            return
+        if self.expected is not None and index >= self.expected:  # a re-run yields one too many
+            self._replay_inconsistent(index + 1)
+            return
         if index < len(self.oids):  # a retry or a reconstruction yielding an item again
             entry = objects.entries.get(self.oids[index])
             if entry is not None and not objects.available(entry):
@@ -68,9 +83,17 @@ class Stream:
         objects.store(objects.entries[ref.hex()], value, node)
         self._notify()
 
-    def end(self, error: BaseException | None = None) -> None:
+    def end(self, error: BaseException | None = None, produced: int | None = None) -> None:
+        """The attempt ended (with `error`, or having yielded `produced` items)."""
         if self.ended:
+            # A re-run that ended short of the first run's count fails the stream (Ray 2.60 checks
+            # only a re-run that ends without an error of its own).
+            if error is None and produced is not None and self.expected and not self.inconsistent:
+                if produced < self.expected:
+                    self._replay_inconsistent(produced)
             return
+        if error is None:
+            self.expected = len(self.oids) or None
         if error is not None:  # the error becomes one more item, after the values
             ref = self.rt.objects.create(self.spec.owner, self.spec, len(self.oids))
             self.oids.append(ref.hex())
@@ -78,6 +101,21 @@ class Stream:
             self.rt.objects.fail(self.rt.objects.entries[ref.hex()], error)
         self.ended = True
         self._notify()
+
+    def _replay_inconsistent(self, produced: int) -> None:
+        self.inconsistent = True
+        error = exc.StreamingGeneratorReplayInconsistentError(
+            f"Streaming generator task {self.spec.task_id} was re-executed and produced {produced} "
+            f"objects, expected {self.expected}. The generator output is non-deterministic, which "
+            "can hang downstream consumers (when fewer objects are produced) or silently truncate "
+            "their input (when more objects are produced)."  # Ray 2.60's words
+        )
+        objects = self.rt.objects
+        for oid in self.oids:
+            entry = objects.entries.get(oid)
+            if entry is not None:
+                objects.stores.forget(entry)  # its value is gone: the error replaces it
+                objects.fail(entry, error)
 
     def _notify(self) -> None:
         listeners, self.listeners = self.listeners, []
@@ -104,7 +142,7 @@ def body_for(fn, spec, how: str):
             # Journaled, so a body replayed after it blocked does not yield the item twice.
             rt._current[-1].interact(lambda i=i, v=v, node=node: spec.stream.put(i, v, node), "yield")
             index += 1
-        return None
+        return index  # how many it yielded: a re-run must match the first run (Stream.end)
 
     def dynamic(*args, **kwargs):
         refs = []

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .actors import ActorManager
+from .blocking import Lending
 from .cluster import Node, Worker
 from .events import CATALOGUE, Kind
 from .exceptions import BudgetExceeded, Stalled
@@ -18,7 +19,7 @@ from .execution import BodyRun, LineBudgetExceeded
 from .faults import FaultInjector
 from .head import Gcs
 from .ids import IdMaker
-from .isolation import Exports
+from .isolation import Exports, process_salt
 from .kernel import Kernel, Timer
 from .log import EventLog
 from .memory import MemoryMonitor
@@ -103,6 +104,7 @@ class Runtime:
         self.tasks = TaskManager(self)
         self.actors = ActorManager(self)
         self.scheduler = Scheduler(self)
+        self.lending = Lending(self)  # the CPU that tasks blocked in get/wait gave back (miniray/blocking.py)
         self.placement = PlacementManager(self)  # placement groups (adds no events until one exists)
         self.gcs = Gcs(self)  # the head node's GCS (miniray/head): alive until killed
         self.memory = MemoryMonitor(self)  # the raylets' OOM killer (idle until memory use is declared)
@@ -190,7 +192,7 @@ class Runtime:
 
     def new_worker(self, node: Node, kind: str) -> Worker:
         self.pids += 1
-        worker = Worker(self.ids.new("worker"), node, self.pids, kind)
+        worker = Worker(self.ids.new("worker"), node, self.pids, kind, process_salt(self.seed, self.pids))
         node.workers.append(worker)
         self.workers.append(worker)
         return worker

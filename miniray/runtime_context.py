@@ -7,6 +7,7 @@ simulated worker's, node's, task's and actor's (deterministic, in Ray's hex shap
 from __future__ import annotations
 
 from . import context
+from .aio import is_async_method
 from .remote_function import ActorHandle
 
 JOB_ID = "01000000"  # Ray numbers jobs from 1; a simulated cluster runs one job
@@ -75,9 +76,13 @@ class RuntimeContext:
         return ActorHandle(actor)
 
     def is_canceled(self) -> bool:
-        _, body = self._here()
+        rt, body = self._here()
         spec = _spec(body)
-        return spec is not None and spec.cancelled
+        if spec is not None and spec.kind == "actor_task" and is_async_method(spec.the_actor().cls, spec.fn):
+            # Ray 2.60's words: an async method is cancelled at its await (asyncio.CancelledError).
+            raise RuntimeError("This method is not supported in an async actor.")
+        # Journaled: a body replayed after it blocked reads the flag it read the first time.
+        return context.interact(rt, lambda: spec is not None and spec.cancelled, "is_canceled")
 
     @property
     def namespace(self) -> str:

@@ -46,6 +46,9 @@ class Scheduler:
             nodes = [n for n in nodes if self.rt.gcs.can_start(spec.kind, n)]
             if not nodes:
                 return None
+        lending = self.rt.lending
+        if lending.lenders:  # Ray's cap on one class's running tasks binds only beside a blocked task
+            nodes = [n for n in nodes if not lending.capped(spec, n)]
         if strategy is not None and hasattr(strategy, "node_id") and hasattr(strategy, "soft"):
             target = [n for n in nodes if n.node_id == strategy.node_id]
             if target and target[0].fits(req):

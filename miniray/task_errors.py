@@ -29,6 +29,9 @@ def arg_error(spec: TaskSpec, error: BaseException) -> BaseException:
     """A failed argument fails the task: task errors pass through, lost objects surface inside it."""
     if isinstance(error, exc.ObjectLostError):
         return wrap(spec, error, f"{type(error).__name__}: {error}\n")
+    if isinstance(error, exc.StreamingGeneratorReplayInconsistentError):  # inside the dependent's, as
+        kind = type(error)  # Ray 2.60 gives it (the `generator_replay` scenario)
+        return wrap(spec, error, f"  {ARG_FAILED}\n{kind.__module__}.{kind.__name__}: {error}\n")
     if isinstance(error, exc.RayTaskError):  # Ray wraps an upstream task's error in the dependent's
         return dependent_error(spec, error)
     return error

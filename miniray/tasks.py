@@ -1,11 +1,10 @@
 """Normal tasks: submission, argument resolution, placement, attempts, retries and lineage.
 
-(About 400 lines, on purpose: these are one state machine over TaskSpec, and each transition
-reads the ones beside it; the caller-facing errors live in task_errors.py.)
+One state machine over TaskSpec (miniray/task_spec.py), each transition reading the ones beside
+it; the caller-facing errors live in task_errors.py, a blocked attempt's CPU in blocking.py.
 
-A TaskSpec is the lineage of its return objects: the owner keeps it while a ref to any return is
-alive, and re-runs it when every copy of a return is lost (within its max_retries budget, which
-failures and reconstructions share, as in Ray).
+A task's lineage is re-run when every copy of a return is lost (within its max_retries budget,
+which failures and reconstructions share, as in Ray).
 """
 
 from __future__ import annotations
@@ -16,105 +15,21 @@ from typing import TYPE_CHECKING, Any
 
 from . import exceptions as exc
 from . import generators, retry
+from .blocking import depth
 from .cluster import Node, Worker
-from .copying import SCALARS, Frozen, freeze
 from .events import Kind
 from .execution import BodyRun
 from .isolation import Export
 from .objects import ObjectEntry, ObjectRef
 from .states import TERMINAL, ObjectState, TaskState
 from .task_errors import arg_error, wrap
+from .task_spec import TaskSpec as TaskSpec  # re-exported: where the managers' users import it
+from .task_spec import demand as demand
+from .task_spec import freeze_args as freeze_args
 from .waitable import Event, all_of
 
-if TYPE_CHECKING:  # types only: the runtime and the actors import this module
-    from .actors import Actor
+if TYPE_CHECKING:  # types only: the runtime imports this module
     from .runtime import Runtime
-
-
-class TaskSpec:
-    def __init__(
-        self,
-        rt: Runtime,
-        name: str,
-        fn: Any,
-        args: tuple,
-        kwargs: dict,
-        opts: dict,
-        owner: Worker,
-        kind: str = "task",
-        actor: Actor | None = None,
-    ):
-        self.rt = rt
-        self.task_id = rt.ids.new("task")
-        self.name = name
-        self.fn = fn
-        # Serialized now, as Ray does at .remote(): a later change by the caller is not seen.
-        self.args = freeze_args(args)
-        self.kwargs = dict(zip(kwargs, freeze_args(tuple(kwargs.values())))) if kwargs else kwargs
-        self.opts = opts
-        self.owner = owner
-        self.kind = kind  # "task" | "actor_task" | "actor_creation"
-        self.actor = actor
-        self.ordinal = rt.next_ordinal(name)
-        self.attempts = 0
-        retries = retry.budget(opts, actor_call=kind == "actor_task")
-        self.max_retries = retries
-        self.retries_left = retries
-        self.state = TaskState.PENDING_ARGS_AVAIL
-        self.node: Node | None = None
-        self.worker: Worker | None = None
-        self.returns: list[str] = []
-        self.resources = demand(opts)
-        # Its demand before a placement group renamed it to the bundle's resources (placement/manager).
-        self.pg_demand: dict[str, float] | None = None
-        self.arg_values: tuple | None = None
-        self.kwarg_values: dict | None = None
-        self.seq = 0
-        self.pid: int | None = None
-        self.args_ready = True
-        self.cancelled = False  # set by ray.cancel (miniray/cancel.py): never run again
-        # STREAMING, DYNAMIC or "list" for a generator task (miniray/generators.py); None otherwise.
-        self.generator: str | None = opts.get("_generator")
-        self.stream: generators.Stream | None = None  # a streaming generator's yielded items
-        # The learner state its worker process has its own copy of (miniray/isolation), if any.
-        self.export: Export | None = actor.export if actor is not None else None
-
-    @property
-    def key(self) -> str:
-        return f"{self.name}#{self.ordinal}/{self.attempts}"
-
-    def deps(self) -> list[ObjectRef]:
-        return [a for a in list(self.args) + list(self.kwargs.values()) if isinstance(a, ObjectRef)]
-
-    def the_actor(self) -> Actor:
-        """The actor of an actor call or creation (the caller knows the spec is one)."""
-        assert self.actor is not None, f"{self.name} is not an actor task"
-        return self.actor
-
-
-def freeze_args(args: tuple) -> tuple:
-    """Each argument frozen once (miniray/copying.py); refs stay refs, to be resolved, and
-    values no reader can change (numbers, strings, None) stay as they are."""
-    for a in args:
-        if type(a) not in _AS_IS:
-            return tuple(a if type(a) in _AS_IS or isinstance(a, Frozen) else freeze(a) for a in args)
-    return args  # the common case: only numbers, strings and refs
-
-
-_AS_IS = SCALARS | {ObjectRef}  # an argument kept as it is (a ref is resolved when the task runs)
-
-
-def demand(opts: dict) -> dict[str, float]:
-    req: dict[str, float] = {}
-    cpus = opts.get("num_cpus")
-    req["CPU"] = 1.0 if cpus is None else float(cpus)
-    if opts.get("num_gpus"):
-        req["GPU"] = float(opts["num_gpus"])
-    if opts.get("memory"):
-        req["memory"] = float(opts["memory"])
-    for k, v in (opts.get("resources") or {}).items():
-        req[k] = float(v)
-    return {k: v for k, v in req.items() if v > 0}
 
 
 class TaskManager:
@@ -180,7 +95,10 @@ class TaskManager:
         spec.state = TaskState.PENDING_NODE_ASSIGNMENT
         self.seq += 1
         spec.seq = self.seq
-        self.queue.setdefault(self.rt.scheduler.placement_key(spec), deque()).append(spec)
+        # A queue per shape and scheduling class: a class held back by Ray's cap on its running
+        # tasks (miniray/blocking.py) must not hold back another function's tasks of its shape.
+        key = (*self.rt.scheduler.placement_key(spec), spec.name, depth(spec))
+        self.queue.setdefault(key, deque()).append(spec)
         self.rt.request_dispatch()
 
     def dispatch(self) -> None:
@@ -218,6 +136,8 @@ class TaskManager:
     # -- attempts -----------------------------------------------------------------------------
     def start(self, spec: TaskSpec, node: Node) -> None:
         node.acquire(spec.resources)
+        if self.rt.lending.next_update:  # a class held back by Ray's cap (miniray/blocking.py)
+            self.rt.lending.started(spec, node)
         worker = self.rt.lease_worker(node)
         worker.task = spec
         self.launch(
@@ -276,8 +196,10 @@ class TaskManager:
 
     def _release(self, spec: TaskSpec) -> None:
         node, worker = spec.node, spec.worker
+        lending = self.rt.lending
+        held = lending.held(spec) if lending.loans else spec.resources  # less what it lent, if blocked
         if node is not None:
-            node.release(spec.resources)
+            node.release(held)
         if worker is not None and worker.alive:
             worker.body = None
             worker.task = None
@@ -294,7 +216,7 @@ class TaskManager:
         if spec.stream is not None:  # a streaming generator: every yield is already stored
             spec.state = TaskState.FINISHED
             self.rt.emit(Kind.TASK_FINISH, task=spec.name, attempt=spec.key, node=node.name)
-            spec.stream.end()
+            spec.stream.end(produced=value)  # the body returns how many items it yielded
             self.release_lineage(spec)
             return
         n = len(spec.returns)
@@ -335,8 +257,10 @@ class TaskManager:
         """The worker or node died under the attempt: retry within budget, else fail the returns."""
         node = spec.node
         assert node is not None  # it was running there
+        lending = self.rt.lending
+        held = lending.held(spec) if lending.loans else spec.resources
         if node.alive:
-            node.release(spec.resources)
+            node.release(held)
         spec.worker = None
         if cause == "oom":  # the memory monitor's kill: its own retry counter and error (miniray/memory)
             self.rt.memory.task_killed(spec)

@@ -136,6 +136,7 @@ def _read_spilled(rt: Runtime, body: BodyRun, refs: list[ObjectRef], values: lis
     if rt.advance_quietly(wake):  # nothing happens meanwhile: just move the clock
         return
     body.timers.append(rt.call_at(wake, body.resume, True, values, label="spill-read"))
+    rt.lending.lend(body)  # blocked in the get while the disk reads, as Ray's restore is
     body.block(f"reading {cost:.3f}s of spilled objects from disk")
 
 
@@ -213,6 +214,7 @@ def _wait_in_body(
     if not answered.triggered:
         if timeout is not None:
             body.timers.append(rt.call_later(timeout, expire, label="get-timeout"))
+        rt.lending.lend(body)  # a task blocked in get/wait gives its CPU back (miniray/blocking.py)
         body.block(f"{fn}({', '.join(repr(r) for r in refs[:3])}{'...' if len(refs) > 3 else ''})")
     # A wake that fired synchronously already journaled the answer: replay it now.
     raise Suspended()

@@ -5,7 +5,8 @@
 //   like a document);
 // - opened full screen ("Open in the playground", "Open it full screen"), the lab takes the
 //   light or dark scheme the reader chose on the course site. Embedded in a lesson page, the
-//   scheme is left to docs/javascripts/lab.js, which also follows the reader's toggles.
+//   scheme is left to docs/javascripts/lab.js, which also follows the reader's toggles;
+// - a check() report made while the exercise's answer cell had an edit not run says so.
 (function () {
   "use strict";
 
@@ -114,8 +115,55 @@
     }
   }
 
+  // check() grades what the kernel holds: each cell as it last ran. An edit the learner made
+  // and did not run is on screen only, where the kernel cannot see it; JupyterLab can (a code
+  // cell's model is `isDirty` while its source differs from the code it last ran). So a report
+  // that appears while the answer cell (tagged by the build: hooks/site_build/exercise_pages.py)
+  // is dirty says so at its top, at once, before the learner reads the verdict.
+  const ANSWER_TAG = "answer";
+  const UNRUN_CLASS = "fl-report__unrun";
+  const UNRUN_TEXT = "Your answer cell has an edit you have not run: this check graded the cell as it " +
+    "last ran. Run the answer cell, then check again.";
+
+  function tagsOf(model) {
+    const tags = model.getMetadata ? model.getMetadata("tags") : null;
+    return Array.isArray(tags) ? tags : [];
+  }
+
+  function unrunAnswer(app, node) {
+    for (const widget of app.shell.widgets("main")) {
+      if (!widget.content || !widget.content.widgets || !widget.node.contains(node)) continue;
+      return widget.content.widgets.some((cell) =>
+        cell.model.type === "code" && tagsOf(cell.model).includes(ANSWER_TAG) && cell.model.isDirty);
+    }
+    return false;
+  }
+
+  function flagIfUnrun(app, report) {
+    if (report.querySelector(`.${UNRUN_CLASS}`) || !unrunAnswer(app, report)) return;
+    const note = document.createElement("p");
+    note.className = UNRUN_CLASS;
+    note.setAttribute("role", "note");
+    note.style.cssText = "color:#b3261e;font-weight:bold";
+    note.textContent = UNRUN_TEXT;
+    report.prepend(note);
+  }
+
+  function flagUnrunChecks(app) {
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node.nodeType !== Node.ELEMENT_NODE) continue;
+          const reports = node.classList.contains("fl-report") ? [node] : node.getElementsByClassName("fl-report");
+          for (const report of [...reports]) flagIfUnrun(app, report);
+        }
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  }
+
   appRestored()
     .then((app) => {
+      flagUnrunChecks(app);
       if (window.parent === window) {
         followReaderScheme(app).catch((error) => console.warn("Fault Lines: the lab kept its own scheme.", error));
       }

@@ -89,23 +89,66 @@ window.FaultLinesProgress = (function () {
     });
   }
 
-  // Reports inside the lab's iframe (created by lab.js on "Start the lab").
+  // Reports inside the lab's iframe (created by lab.js), recorded the moment they appear: a
+  // learner who checks and at once goes to the Exercises page, or exports there, finds the
+  // check recorded. (Looking once a second missed a check followed by a click within that
+  // second: an export then said "started" for an exercise just tried.)
   const seen = new WeakSet();
+  function recordOnce(report) {
+    if (seen.has(report) || !report.matches(".fl-report[data-exercise]")) return;
+    seen.add(report);
+    record(report);
+  }
+
+  function documentOf(frame) {
+    try {
+      return frame.contentDocument;
+    } catch (e) {
+      return null;
+    }
+  }
+
   function scanReports() {
     document.querySelectorAll(".fl-lab iframe").forEach((frame) => {
-      let doc;
-      try {
-        doc = frame.contentDocument;
-      } catch (e) {
-        return;
-      }
-      if (!doc) return;
-      doc.querySelectorAll(".fl-report[data-exercise]").forEach((report) => {
-        if (seen.has(report)) return;
-        seen.add(report);
-        record(report);
-      });
+      const doc = documentOf(frame);
+      if (doc) doc.querySelectorAll(".fl-report[data-exercise]").forEach(recordOnce);
     });
+  }
+
+  function onReports(records) {
+    for (const entry of records) {
+      for (const node of entry.addedNodes) {
+        if (node.nodeType !== Node.ELEMENT_NODE) continue;
+        if (node.classList.contains("fl-report")) recordOnce(node);
+        else for (const report of [...node.getElementsByClassName("fl-report")]) recordOnce(report);
+      }
+    }
+  }
+
+  // Each lab page the frame loads (a Retry or a reset loads another) is watched from its load.
+  const watchedFrames = new WeakSet();
+  function watchFrame(frame) {
+    if (watchedFrames.has(frame)) return;
+    watchedFrames.add(frame);
+    const watch = () => {
+      const doc = documentOf(frame);
+      if (!doc) return;
+      new MutationObserver(onReports).observe(doc, { childList: true, subtree: true });
+      doc.querySelectorAll(".fl-report[data-exercise]").forEach(recordOnce);
+    };
+    frame.addEventListener("load", watch);
+    const doc = documentOf(frame); // a frame whose lab page loaded before this script saw it
+    if (doc && doc.readyState === "complete" && doc.URL !== "about:blank") watch();
+  }
+
+  function watchLabs() {
+    document.querySelectorAll(".fl-lab").forEach((panel) => {
+      const frames = () => panel.querySelectorAll("iframe.fl-lab__iframe").forEach(watchFrame);
+      new MutationObserver(frames).observe(panel, { childList: true, subtree: true });
+      frames();
+    });
+    // And once more as the page goes: nothing the lab showed is left unrecorded.
+    window.addEventListener("pagehide", scanReports);
   }
 
   // -- shared failing runs ----------------------------------------------------------------------
@@ -186,6 +229,6 @@ window.FaultLinesProgress = (function () {
 
   render();
   wireReplay();
-  if (document.querySelector(".fl-lab")) setInterval(scanReports, 1000);
+  watchLabs();
   return { KEY, STORAGE, load, save, render, describe };
 })();

@@ -311,6 +311,8 @@
     const notice = panel.querySelector(".fl-lab__notice");
     const copy = await store.savedCopy(panel.dataset.storage, panel.dataset.notebook);
     notice.hidden = !copy || copyHash(copy) === panel.dataset.sha256;
+    // What the check found, on the panel: "no notice" is then an answer, not a check not done yet.
+    panel.dataset.savedCopy = !copy ? "none" : notice.hidden ? "current" : "stale";
   }
 
   // Replaces the learner's saved copy (null: back to the shipped notebook) while the lab is

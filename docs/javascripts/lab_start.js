@@ -116,6 +116,19 @@ window.FaultLinesLabStart = (function () {
     }
   }
 
+  // The kernel's status from its own signal too: a run shorter than the poll's interval still
+  // says "Python is running your code" while it runs, however briefly.
+  const followed = new WeakSet();
+  function follow(panel, state, kernel) {
+    if (!kernel || !kernel.statusChanged || followed.has(kernel)) return;
+    followed.add(kernel);
+    kernel.statusChanged.connect((_, status) => {
+      if (starts.get(panel) !== state) return; // a Retry began another start
+      state.kernelStatus = status;
+      paint(panel, state);
+    });
+  }
+
   function watch(panel, frame, state) {
     const started = Date.now();
     const tick = () => {
@@ -129,6 +142,7 @@ window.FaultLinesLabStart = (function () {
         if (!state.shown && state.restored && readyToShow(panel, app, frame)) state.shown = true;
         const kernel = kernelOf(app);
         state.kernelStatus = kernel ? kernel.status : null;
+        follow(panel, state, kernel);
       }
       if (!state.shown && Date.now() - started > REVEAL_ANYWAY_MS) state.shown = true;
       fetchDeferredOnceUsed(panel, state);

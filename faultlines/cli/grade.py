@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from faultlines.grader import exercise, render_json, render_text
+from faultlines.grader import exercise, render_json, render_text, submission
+from faultlines.sandbox import source
 
 from . import UsageError, isolation
 
@@ -52,15 +53,26 @@ def check_exercise(exercise_id: str) -> None:
         raise UsageError(str(e)) from None
 
 
+def shown_source(path: Path) -> list[str]:
+    """Under a submission's bad-input line: a syntax error's line and caret, if it has one."""
+    try:
+        return submission.syntax_excerpt(source.read(path))
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
 def run(args: argparse.Namespace) -> int:
     args.exercise = exercise_id(args.exercise)
     check_exercise(args.exercise)
     if not Path(args.submission).is_file():
         raise UsageError(f"{args.submission}: no such file")
+    refused = source.refusal(Path(args.submission))  # a link is not graded as what it points to
+    if refused is not None:
+        raise UsageError(f"{args.submission}: {refused}")
     hidden = hidden_text(args.hidden, args.exercise)
     iso = isolation.choose(args, "--hidden" if args.hidden else None)
     verdict = isolation.grade_one(iso, args.exercise, Path(args.submission), hidden)
     if verdict.bad_input is not None:
-        raise UsageError(verdict.bad_input)
+        raise UsageError(verdict.bad_input, shown_source(Path(args.submission)))
     print(render_json.render(verdict.report) if args.json else render_text.render(verdict.report))
     return 0 if verdict.report.passed else 1

@@ -17,9 +17,10 @@ from typing import Any
 
 from faultlines.debugger import page
 from faultlines.debugger.session import ExerciseSource
-from faultlines.grader import exercise, grade, share, submission, tokens
+from faultlines.grader import exercise, grade, render_text, share, submission, tokens
 from faultlines.grader.submission import BadSubmission
 from faultlines.sandbox import run as jailed
+from faultlines.sandbox.source import read as read_submission
 
 from . import UsageError, isolation
 
@@ -57,9 +58,9 @@ def _outcome(
         iso = isolation.choose(args, None)
         done = jailed.in_jail(ex, source, path, replay, iso.plan, iso.limits)
     except BadSubmission as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(str(e), submission.syntax_excerpt(source)) from None
     if done.bad_input is not None:
-        raise UsageError(done.bad_input)
+        raise UsageError(done.bad_input, submission.syntax_excerpt(source))
     if done.problem is not None:
         raise UsageError(f"{path.name}: {done.problem}")
     return done.value
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{path}: no such file")
     else:
         try:
-            source = path.read_text(encoding="utf-8")
+            source = read_submission(path)  # a link is refused, never followed
         except (OSError, UnicodeDecodeError) as e:
             raise UsageError(f"{path}: cannot be read ({e})") from None
     sub, outcome, wrote = _outcome(args, ex, token, path, source)
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {line}")
     if outcome.violations:
         for name, detail in outcome.violations:
-            print(f"broken invariant: {name}: {detail}")
+            print(f"broken invariant: {name}: {render_text.plain(detail)}")
         return 1
     print("every invariant holds on this run")
     return 0

@@ -13,6 +13,7 @@ Pyodide runs Python 3.14 and the dev environment 3.11.
 from __future__ import annotations
 
 import ast
+import linecache
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,7 +44,7 @@ class Counter:
         if self.lines > self.max_lines:
             raise LearnerBudgetExceeded(
                 f"step budget exhausted: your code ran more than {self.max_lines} statements in one run "
-                f"(ten times what the reference needs). Does a loop never end?"
+                f"(ten times what the reference needs){_running()}. Does a loop never end?"
             )
 
     def enter(self, name: str) -> None:
@@ -67,6 +68,23 @@ class Counter:
             yield self
         finally:
             Counter.active = saved
+
+
+def _running() -> str:
+    """The learner's line the budget ran out on, as words: the first frame up the stack that is
+    not this module's (the instrumented code's tick, or the trace function's frame)."""
+    here = _running.__code__.co_filename  # not __file__: a wheel's bytecode names its own
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == here:
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return ""
+    code = frame.f_code
+    line = " ".join(linecache.getline(code.co_filename, frame.f_lineno).split())
+    text = "".join(c if c.isprintable() else "?" for c in line)  # no escape reaches a terminal
+    text = text if len(text) <= 80 else text[:77] + "..."
+    where = "" if code.co_name == "<module>" else f" in {code.co_name}"
+    return f"; it stopped at line {frame.f_lineno}{where}" + (f": {text}" if text else "")
 
 
 def _tick() -> None:
@@ -102,7 +120,8 @@ class _Instrument(ast.NodeTransformer):
             if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
                 out.append(stmt)
                 continue
-            out += [_call(TICK), stmt]
+            # The tick takes its statement's line: a budget that runs out there names that line.
+            out += [ast.copy_location(_call(TICK), stmt), stmt]
         return out
 
     def generic_visit(self, node: ast.AST) -> ast.AST:

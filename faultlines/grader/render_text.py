@@ -1,30 +1,52 @@
-"""The report as plain text: a terminal, the CLI, a notebook without HTML."""
+"""The report as plain text: a terminal, the CLI, a notebook without HTML. What a submission put
+in it (an exception's message, a value's repr) is shown escaped (safe_text.visible): no ANSI
+sequence, carriage return or lone surrogate reaches the terminal."""
 
 from __future__ import annotations
 
-from .report import Failure, Report
+import re
+
+from .report import Failure, Hint, Report
+from .safe_text import visible
 
 TIMELINE_LINES = 40  # the failing run's log is cut here; the replay call prints it whole
+_BACKTICKS = re.compile(r"`([^`]+)`")
+
+
+def plain(text: str) -> str:
+    """Hints and details as written (`backticks` mark code, which HTML shows as code), for text."""
+    return _BACKTICKS.sub(r"\1", text)
+
+
+def _field(label: str, text: str) -> str:
+    return f"  {label:<17} {text}"
+
+
+def _hint_lines(hint: Hint, hint_levels: int) -> list[str]:
+    """A catalogued mistake's hint is numbered by level; when no mistake matched, what the
+    broken check means comes instead, under its own label."""
+    lines = []
+    for level, text in enumerate(hint.levels[:hint_levels], start=1):
+        count = f"{level}/{len(hint.levels)}"
+        label = f"hint {count}:" if hint.known else "explanation:" if level == 1 else f"more {count}:"
+        lines.append(_field(label, plain(text)))
+    return lines
 
 
 def failure_lines(failure: Failure, hint_levels: int = 1) -> list[str]:
-    lines = [f"  broken invariant: {failure.invariant}", f"  what happened:    {failure.detail}"]
+    lines = [_field("broken invariant:", failure.invariant), _field("what happened:", plain(failure.detail))]
     if failure.nondeterminism:
-        lines.append(f"  NONDETERMINISM:   {failure.nondeterminism}")
+        lines.append(_field("NONDETERMINISM:", plain(failure.nondeterminism)))
     schedule = "; ".join(failure.schedule) if failure.schedule else "(no faults)"
     shrunk = (
         f" (shrunk from {failure.shrunk_from} moves)" if failure.shrunk_from > len(failure.schedule) else ""
     )
-    lines.append(f"  scenario:         {failure.scenario}, schedule: {schedule}{shrunk}")
+    lines.append(_field("scenario:", f"{failure.scenario}, schedule: {schedule}{shrunk}"))
     for move, words in zip(failure.schedule, failure.moves):
-        lines.append(f"    {move}: {words}")
+        lines.append(f"    {move}: {plain(words)}")
     if failure.hint is not None:
-        label = "hint" if failure.hint.known else "about"
-        for level, text in enumerate(failure.hint.levels[:hint_levels], start=1):
-            lines.append(
-                f"  {label} {level}/{len(failure.hint.levels)}:{' ' * 9 if label == 'hint' else ' ' * 8}{text}"
-            )
-    lines.append(f"  replay:           {failure.replay_call}")
+        lines += _hint_lines(failure.hint, hint_levels)
+    lines.append(_field("replay:", failure.replay_call))
     lines.append("  timeline of the failing run:")
     shown = failure.timeline[:TIMELINE_LINES]
     lines += [f"    {line}" for line in shown]
@@ -37,6 +59,10 @@ def failure_lines(failure: Failure, hint_levels: int = 1) -> list[str]:
 
 
 def render(report: Report, hint_levels: int = 1) -> str:
+    return visible(_render(report, hint_levels))
+
+
+def _render(report: Report, hint_levels: int) -> str:
     if report.error:
         return f"{report.exercise}: cannot grade: {report.error}"
     verdict = "PASSED" if report.passed else "NOT YET"

@@ -13,6 +13,7 @@ through `load()`, `source`, `code_hash` and `counter()`, so a loader that runs t
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import inspect
 import types
@@ -108,6 +109,31 @@ def from_source(source: str, filename: str, entries: list[str], max_lines: int) 
     # Loaded once here to say what is wrong before any run; each run loads it again.
     _check_entries(_execute(code, filename, max_lines), entries, label)
     return Submission(CompiledFile(code, filename, max_lines), source, {filename}, label)
+
+
+def syntax_excerpt(source: str) -> list[str]:
+    """For a terminal, under a syntax error's one line: the line it is on and a caret under the
+    place, as Python shows them. Empty when the source parses. Parsing is not running: the judge
+    compiles the source too (for reading its functions), and never executes it."""
+    try:
+        ast.parse(source)
+    except SyntaxError as e:
+        return _caret(e)
+    except Exception:  # null bytes (3.11), a parser that gives up: the one line says enough
+        return []
+    return []
+
+
+def _caret(e: SyntaxError) -> list[str]:
+    if not e.text or not e.offset:
+        return []
+    # One character for one: a tab, a control character, would move the caret or the terminal.
+    line = "".join(c if c.isprintable() else " " if c == "\t" else "?" for c in e.text.rstrip("\r\n"))
+    indent = len(line) - len(line.lstrip())
+    start = min(max(e.offset - 1, indent), len(line))
+    end = e.end_offset - 1 if e.end_lineno == e.lineno and e.end_offset else start + 1
+    width = max(1, min(end, len(line) + 1) - start)
+    return ["    " + line[indent:], "    " + " " * (start - indent) + "^" * width]
 
 
 def from_file(path: str | Path, entries: list[str], max_lines: int) -> Submission:

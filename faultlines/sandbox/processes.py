@@ -67,8 +67,9 @@ class Processes:
         from miniray.isolation import ProcessSpace
 
         space = self.spaces.get(pid)
-        if space is None:
-            space = self.spaces[pid] = ProcessSpace()
+        if space is None:  # its hash salt as in one process: from the run's seed and the pid
+            salt = hdr.get("salt")
+            space = self.spaces[pid] = ProcessSpace(salt if type(salt) is int else None)
         started = self.starts.get(key)
         if started is None:
             self.starts[key] = (run, space.snapshot(export))

@@ -1,7 +1,8 @@
 """How long a probe-based failure detector takes, and how often it calls a slow node dead (lesson 7).
 
 The detector is miniray's (`miniray.liveness.Detector`): a probe every `interval_s` on a fixed
-grid; a crashed node is DEAD at the next probe (a refused connection is conclusive); a frozen
+grid; a crashed node is DEAD at the next probe (the detector's shortcut: Ray counts a crash's
+failed checks toward its threshold like a hang's, lesson 7 shows Ray's log of it); a frozen
 node fails each probe it cannot answer and is DEAD after `threshold` failures in a row.
 
 For a fault that starts at a uniformly random moment between two probes:

@@ -25,12 +25,19 @@ from pathlib import Path
 
 TRACE = Path(__file__).resolve().with_name("boot_trace.mjs")
 # Imported under Node to find the boot's files. The first three are the kernel's own start
-# (jupyterlite-pyodide-kernel's initPackageManager and initKernel); faultlines.notebook is what
-# playground/kernel_boot.mjs's snapshot imports besides. (ipywidgets is no boot package: the
-# kernel loads its wheel when a cell first imports it: STARTUP_CELLS does the same.)
+# (jupyterlite-pyodide-kernel's initPackageManager and initKernel); faultlines.notebook and the
+# debugger's widget (with ipywidgets) are what playground/kernel_boot.mjs's snapshot imports
+# besides.
 # traitlets.log: in the browser, IPython's profile folder is made afresh and says so through a
 # logger (under Node it exists already).
-STARTUP_IMPORTS = ("micropip", "piplite.piplite", "pyodide_kernel", "faultlines.notebook", "traitlets.log")
+STARTUP_IMPORTS = (
+    "micropip",
+    "piplite.piplite",
+    "pyodide_kernel",
+    "faultlines.notebook",
+    "faultlines.debugger.widget",
+    "traitlets.log",
+)
 # Run by the kernel's shell after those imports: its first run imports more (IPython's logger),
 # as do a displayed value, an HTML display (check()'s report), a traceback (stack_data,
 # pygments) and a wheel's unzipping.

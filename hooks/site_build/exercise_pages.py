@@ -61,17 +61,24 @@ def exercises(repo: Path) -> list[ExerciseInfo]:
     return found
 
 
+# The learner's answer cell carries this tag: the lab (playground/lab_page.js) flags a check()
+# made while it has an edit not run, which the kernel cannot see (faultlines/cell_runs.py).
+ANSWER_TAG = "answer"
+
+
 def _notebook(ex: ExerciseInfo) -> Any:  # a nbformat NotebookNode (jupytext has no types)
     cells = [
         ("markdown", ex.statement),
         ("code", f'from faultlines import notebook as fl\n\nfl.start("{ex.id}")'),
         ("markdown", "Your answer: edit this cell, run it, then run the check below."),
-        ("code", ex.starter.rstrip("\n")),
+        (ANSWER_TAG, ex.starter.rstrip("\n")),
         ("code", "fl.check()"),
     ]
     text = "".join(
         "# %% [markdown]\n" + "".join(f"# {line}".rstrip() + "\n" for line in body.splitlines()) + "\n"
         if kind == "markdown"
+        else f'# %% tags=["{ANSWER_TAG}"]\n{body}\n\n'
+        if kind == ANSWER_TAG
         else f"# %%\n{body}\n\n"
         for kind, body in cells
     )

@@ -51,6 +51,20 @@ RAY_ROWS = [
     ("attempts, `retry_exceptions=[ConnectionResetError]`", lambda o: str(o["retry_listed"]["attempts"])),
     ("time between those attempts", _gaps),
 ]
+# What each backend printed for the same program (shown, never compared): the error, and what the
+# driver is told of a retry; and, Ray only, how its metrics agent types `ray_tasks`.
+SAID = [
+    ("error", lambda o: o["default"]["_said_error"]),
+    ("retry", lambda o: o["retry_listed"]["_said_retries"]),
+]
+METRICS = [("ray_tasks", lambda o: _metric_lines(o["_said_metrics"], "ray_tasks"))]
+
+
+def _metric_lines(text: str, name: str) -> str:
+    """The HELP and TYPE lines Ray exported for one metric (miniray has no such export)."""
+    return "\n".join(
+        line for line in text.splitlines() if line.startswith("#") and line.split()[2:3] == [name]
+    )
 
 
 def numbers() -> dict[str, str]:
@@ -64,10 +78,18 @@ def numbers() -> dict[str, str]:
     b3, b9 = budget_cost(0.3, 3, 0.1), budget_cost(0.9, 3, 0.1)
     free, capped = measure(0.3, 3, 0.1)
     free9, capped9 = measure(0.9, 3, 0.1)
-    ray = compare("lesson02_quote_outage", RAY_ROWS)
+    ray = compare("lesson02_quote_outage", RAY_ROWS, said=SAID)
+    ray_says, miniray_says = ray.said_by("error")
+    ray_retry, miniray_retry = ray.said_by("retry")
+    metrics = compare("lesson11_metrics", [], said=METRICS)
     listed_starts = _starts(Reading.of_run(listed.run))
     return {
         "ray_table": ray.table(),
+        "ray_says": ray_says,
+        "miniray_says": miniray_says,
+        "ray_says_retry": ray_retry,
+        "miniray_says_retry": miniray_retry,
+        "ray_tasks_type": metrics.said_by("ray_tasks")[0],
         "ray_attempts": ray.ray("attempts, `max_retries=3` alone"),
         "max_retries": str(inspect.signature(story.fetch_quote).parameters["max_retries"].default),
         "request_s": f"{_first_error_s(Reading.of_run(plain.run)):g}",

@@ -1,5 +1,5 @@
-"""Numbers and blocks for lesson 3's page: a node loss and what came back, the three cliffs, and
-seed 001's pipeline measured on miniray against the reconstruction-vs-materialization model."""
+"""Numbers and blocks for lesson 3's page: a node loss and what came back, the cliffs, and
+the failure-semantics lesson's pipeline measured on miniray against the reconstruction-vs-materialization model."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import inspect
 import textwrap
 
 from conformance.observations import load_recorded
+from conformance.recorded_view import compare as recorded
 from faultlines.models.materialize import compare
 from faultlines.reading import Kind, Reading
 from faultlines.stories import lineage as story
@@ -30,7 +31,13 @@ def _loss_log(reading: Reading) -> str:
     return textwrap.dedent("\n".join(r.line() for r in reading.records if r.index in shown))
 
 
+# What `ray.get` raised for `snap` and `stashed`, as each backend printed it (shown, never compared;
+# tests/conformance/scenarios/lesson03_lost_objects.py).
+SAID = [("errors", lambda o: o["snap"]["_said_error"] + "\n\n" + o["stashed"]["_said_error"])]
+
+
 def numbers() -> dict[str, str]:
+    ray_says, miniray_says = recorded("lesson03_lost_objects", [], said=SAID).said_by("errors")
     loss = observe(story.node_loss)
     after = loss.run.value
     # The same story as a plain Ray script, recorded on a real Ray 2.60 cluster (two runs agree).
@@ -45,6 +52,8 @@ def numbers() -> dict[str, str]:
     likely = compare(stage_s, lost_at, persist_s, reload_s, 0.5)
     measured = measure(stage_s, lost_at, persist_s, reload_s)
     return {
+        "ray_says": ray_says,
+        "miniray_says": miniray_says,
         "loss_code": inspect.getsource(story.node_loss).rstrip(),
         "loss_lanes": render_text(loss.lanes, per_second=10),
         "loss_log": _loss_log(Reading.of_run(loss.run)),

@@ -160,8 +160,33 @@ def _worker_memory() -> dict[str, str]:
     }
 
 
+# A method that raises, on an actor with max_task_retries=2: retried only with retry_exceptions
+# (tests/conformance/scenarios/lesson04_method_retries.py).
+METHOD_ROWS = [
+    ("runs, default", lambda o: str(o["default"]["runs"])),
+    ("runs, `retry_exceptions=True`", lambda o: str(o["retry_exceptions_true"]["runs"])),
+    ("then raised", lambda o: f"`{o['retry_exceptions_true']['error']}`"),
+]
+METHOD_SAID = [
+    ("retry", lambda o: o["retry_exceptions_true"]["_said_retries"]),
+    ("error", lambda o: o["retry_exceptions_true"]["_said_error"]),
+]
+
+
+def _method_retries() -> dict[str, str]:
+    view = compare("lesson04_method_retries", METHOD_ROWS, said=METHOD_SAID)
+    (ray_retry, mini_retry), (ray_error, mini_error) = view.said_by("retry"), view.said_by("error")
+    return {
+        "method_runs_default": view.ray("runs, default"),
+        "method_runs_retried": view.ray("runs, `retry_exceptions=True`"),
+        "method_retries": str(int(view.ray("runs, `retry_exceptions=True`")) - 1),
+        "ray_says": f"{ray_retry}\n\n{ray_error}",
+        "miniray_says": f"{mini_retry}\n\n{mini_error}",
+    }
+
+
 def numbers() -> dict[str, str]:
-    return _doc_example() | _story() | _recorded() | _try_this() | _worker_memory()
+    return _doc_example() | _story() | _recorded() | _try_this() | _worker_memory() | _method_retries()
 
 
 if __name__ == "__main__":

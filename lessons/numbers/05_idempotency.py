@@ -22,12 +22,20 @@ RAY_ROWS = [
 ]
 
 
+# What the driver is told of the dead worker and the retry: real Ray's raylet lines, miniray's
+# event log for the same program (shown, never compared).
+SAID = [("log", lambda o: o["_said_log"])]
+
+
 def _story() -> dict[str, str]:
-    ray = compare("lesson05_double_charge", RAY_ROWS)
+    ray = compare("lesson05_double_charge", RAY_ROWS, said=SAID)
+    ray_says, miniray_says = ray.said_by("log")
     run = settle("append")  # the first attempt dies after charging, before returning
     clean = settle("append", step=None)
     early = settle("append", step=0)
     return {
+        "ray_says": ray_says,
+        "miniray_says": miniray_says,
         "ray_table": ray.table(),
         "story_effects": run.effects.rstrip("\n"),
         "story_timeline": run.timeline(),

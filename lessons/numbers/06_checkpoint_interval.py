@@ -134,9 +134,20 @@ RAY_ROWS = [
 ]
 
 
+# The job's retry on both backends: `max_retries=-1`, killed after saving step 4, resumed there
+# (tests/conformance/scenarios/lesson06_retried_job.py); the driver's lines are shown, not compared.
+RETRIED_ROWS = [("the retry resumed from step", lambda o: ", ".join(str(s) for s in o["resumed_from"]))]
+RETRIED_SAID = [("log", lambda o: o["_said_log"])]
+
+
 def _inputs() -> dict[str, str]:
     step1 = sim.run_job(WORK_H, 1.0, RATE, COST_H, None, keep_log=False, kills_h=[STEP1_KILL_H])
+    retried = compare("lesson06_retried_job", RETRIED_ROWS, said=RETRIED_SAID)
+    ray_says, miniray_says = retried.said_by("log")
     return {
+        "ray_says": ray_says,
+        "miniray_says": miniray_says,
+        "ray_resumed_from": retried.ray("the retry resumed from step"),
         "ray_table": compare("task_worker_death", RAY_ROWS).table(),
         "work_h": f"{WORK_H:g}",
         "cost_s": f"{COST_S:g}",

@@ -30,12 +30,46 @@ RAY_ROWS = [
 ]
 
 
+# A node's processes killed under a running task, in Ray's own words: the GCS's log of its failed
+# health checks, then NodeDiedError (tests/conformance/scenarios/lesson07_crashed_node.py).
+CRASH_ROWS = [("`ray.get` raised", lambda o: f"`{o['error']}`")]
+CRASH_SAID = [
+    ("log", lambda o: _checks(o["_said_log"])),
+    ("error", lambda o: o["_said_error"]),
+    ("whole log", lambda o: o["_said_log"]),
+]
+FAILED_CHECK = "Health check failed for node"
+
+
+def _checks(log: str) -> str:
+    """The first two failed checks, the last two, and the verdict (miniray's log: all of it)."""
+    lines = log.splitlines()
+    failed = [line for line in lines if FAILED_CHECK in line]
+    if len(failed) <= 4:
+        return log
+    rest = [line for line in lines if FAILED_CHECK not in line]
+    return "\n".join([*failed[:2], f"... {len(failed) - 4} more failed checks ...", *failed[-2:], *rest])
+
+
+def _crash_in_rays_words() -> dict[str, str]:
+    view = compare("lesson07_crashed_node", CRASH_ROWS, said=CRASH_SAID)
+    (ray_log, mini_log), (ray_error, mini_error) = view.said_by("log"), view.said_by("error")
+    recorded = view.said_by("whole log")[0]
+    return {
+        "ray_says": f"{ray_log}\n\n{ray_error}",
+        "miniray_says": f"{mini_log}\n\n{mini_error}",
+        "ray_failed_checks": str(sum(FAILED_CHECK in line for line in recorded.splitlines())),
+        "ray_refused": "Connection refused" if "Connection refused" in recorded else "no refusal",
+    }
+
+
 def numbers() -> dict[str, str]:
     story = inspect.signature(run_story).parameters
     out: dict[str, str] = {
         "interval": _s(INTERVAL_S),
         "threshold": str(THRESHOLD),
         "ray_table": compare("lesson01_node_loss", RAY_ROWS).table(),
+        **_crash_in_rays_words(),
         "story_pause_s": _s(story["pause_s"].default),
         "story_pause_at": _s(story["pause_at"].default),
         "story_work_s": _s(story["work_s"].default),

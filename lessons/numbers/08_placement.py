@@ -37,6 +37,12 @@ BAD_NODE_ROWS = [
     ("`ray.get` raised", lambda o: ", ".join(f"`{e}`" for e in o["errors"])),
 ]
 
+# What the driver saw for the same program (shown, never compared): the first retries, the error.
+SAID = [
+    ("retries", lambda o: "\n".join(o["_said_retries"].splitlines()[:3])),
+    ("error", lambda o: o["_said_error"]),
+]
+
 # tests/conformance/scenarios/head_node_loss.py: the head's GCS killed under a running job.
 HEAD_ROWS = [
     ("a running task", lambda o: _seen(o["gcs_killed"]["running_task_after"])),
@@ -108,7 +114,11 @@ def numbers() -> dict[str, str]:
     out["window_s"] = f"{windowed.value:g}"
     out["wide_peak"] = str(peak_in_flight(sim.run(lambda: flood(window=50), seed=0).records))
 
-    out["ray_table"] = compare("lesson08_bad_node", BAD_NODE_ROWS).table()
+    bad = compare("lesson08_bad_node", BAD_NODE_ROWS, said=SAID)
+    (ray_retries, mini_retries), (ray_error, mini_error) = bad.said_by("retries"), bad.said_by("error")
+    out["ray_table"] = bad.table()
+    out["ray_says"] = f"{ray_retries}\n\n{ray_error}"
+    out["miniray_says"] = f"{mini_retries}\n\n{mini_error}"
     out["head_table"] = compare("head_node_loss", HEAD_ROWS).table()
     return out
 

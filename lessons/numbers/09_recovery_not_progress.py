@@ -87,6 +87,7 @@ def _backoff() -> dict[str, str]:
             "backoff_pg_c_us": f"{c_us:.1f}",
             "backoff_pg_c_attempts": f"{case.attempts('PG_C')}",
             "backoff_cap_ms": f"{case.row('PG_A')['stats']['highest_retry_delay_ms']:.0f}",
+            "backoff_cap_s": f"{case.row('PG_A')['stats']['highest_retry_delay_ms'] / 1000:g}",
             "backoff_cycle": case.diagnosis().cycle_strings()[0],
         }
 
@@ -126,8 +127,14 @@ def _contract_test() -> str:
     return "\n".join(source.splitlines()[node.lineno - 1 : node.end_lineno])
 
 
+# PG_A's and PG_C's rows of placement_group_table() a second after N2 died, as each backend gave
+# them (tests/conformance/scenarios/lesson09_pg_table.py; shown, never compared).
+TABLE_SAID = [("rows", lambda o: o["_said_pg_a"] + "\n" + o["_said_pg_c"])]
+
+
 def numbers() -> dict[str, str]:
     out: dict[str, str] = {"ray_table": compare("placement_group_starvation", RAY_ROWS).table()}
+    out["ray_says"], out["miniray_says"] = compare("lesson09_pg_table", [], said=TABLE_SAID).said_by("rows")
     out["contract_test"] = _contract_test()
     story, counts = _story()
     out["story_log"] = story

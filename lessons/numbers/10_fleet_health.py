@@ -49,10 +49,17 @@ RAY_ROWS = [
 ]
 
 
+# The same two errors as each backend printed them (tests/conformance/scenarios/lesson10_actor_errors.py).
+SAID = [("errors", lambda o: o["first_death"]["_said_error"] + "\n\n" + o["second_death"]["_said_error"])]
+
+
 def _setup(crash, hang_refit) -> dict[str, str]:
     cfg, observe = FleetConfig(), inspect.signature(fh.observe).parameters
     transfer = crash.refits[0]  # the first weight transfer, for training step 1
+    ray_says, miniray_says = compare("lesson10_actor_errors", [], said=SAID).said_by("errors")
     return {
+        "ray_says": ray_says,
+        "miniray_says": miniray_says,
         "ray_table": compare("actor_restart", RAY_ROWS).table(),
         "shards": str(cfg.shards),
         "shard": str(observe["shard"].default),

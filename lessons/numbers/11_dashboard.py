@@ -25,6 +25,58 @@ RAY_ROWS = [
 ]
 
 
+# `ray memory` for a driver holding two blocks' refs, with Ray's defaults and with call sites on
+# (tests/conformance/scenarios/lesson11_memory.py): its object rows, as each backend printed them.
+MEMORY_SAID = [
+    ("default", lambda o: _object_rows(o["default"]["_said_memory"])),
+    ("call sites", lambda o: _object_rows(o["call_sites"]["_said_memory"])),
+]
+MEMORY_ROWS = [("driver-owned LOCAL_REFERENCE rows", lambda o: str(o["default"]["driver_local_refs"]))]
+# The metrics the golden signals read, as Ray 2.60's metrics agent exported them; miniray's own names.
+METRIC_NAMES = (
+    "ray_object_store_memory",
+    "ray_spill_manager_objects_bytes",
+    "ray_spill_manager_request_total",
+    "ray_tasks",
+    "ray_actors",
+)
+METRICS_SAID = [("metrics", lambda o: _metric_lines(o["_said_metrics"]))]
+
+
+def _object_rows(report: str) -> str:
+    """The header and rows of `ray memory`'s object references (Ray's, or miniray's for the same
+    program), without the blank lines Ray puts between rows."""
+    lines = report.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("--- Object references")), 0)
+    end = next(
+        (i for i, line in enumerate(lines) if i > start and line.startswith("--- Aggregate")), len(lines)
+    )
+    return "\n".join(
+        line for line in lines[start + 1 : end] if line.strip() and "To record callsite" not in line
+    )
+
+
+def _metric_lines(text: str) -> str:
+    if not text.startswith("#"):  # miniray: the names of its sampled series, comma-separated
+        return text
+    return "\n".join(
+        line for line in text.splitlines() if line.startswith("#") and line.split()[2] in METRIC_NAMES
+    )
+
+
+def _rays_words() -> dict[str, str]:
+    memory = compare("lesson11_memory", MEMORY_ROWS, said=MEMORY_SAID)
+    (ray_default, mini_default), (ray_sites, _) = memory.said_by("default"), memory.said_by("call sites")
+    ray_metrics, mini_metrics = compare("lesson11_metrics", [], said=METRICS_SAID).said_by("metrics")
+    return {
+        "ray_says": ray_default,
+        "ray_says_call_sites": ray_sites,
+        "miniray_says": mini_default,
+        "ray_metrics": ray_metrics,
+        "miniray_metrics": mini_metrics,
+    }
+
+
 def numbers() -> dict[str, str]:
     seed = spill.SpillInputs()
     run = spill.measure(seed)
@@ -42,7 +94,7 @@ def numbers() -> dict[str, str]:
     aggregate = run.memory_report[run.memory_report.index("--- Aggregate") :].rstrip()
     strag_defaults = inspect.signature(diagnoses.straggler).parameters
     leak_defaults = inspect.signature(diagnoses.leak).parameters
-    return {
+    return _rays_words() | {
         "ray_table": compare("lesson11_spill", RAY_ROWS).table(),
         "maps": str(strag_defaults["partitions"].default),
         "skew": str(strag_defaults["skew"].default),

@@ -5,7 +5,9 @@
 - `space`: the copy taken at export (`Export`) and each process's own values (`ProcessSpace`),
   swapped in while one of its bodies runs;
 - `shared_state`: the state that stays shared (other modules, `os.environ`, files) and the
-  warning for writing it from a task.
+  warning for writing it from a task;
+- `hashing`: each process's own salted `hash()` of str and bytes (`process_salt` of the run's
+  seed and the pid), which the name `hash` in copied code reads while one of its bodies runs.
 
 `Exports` is the per-runtime table: a function's or class's export, made at its first
 `.remote()` in the runtime, as Ray exports it once per job.
@@ -17,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .footprint import Footprint, footprint, is_handle
+from .hashing import process_salt, salted_hash
 from .shared_state import SharedStateWarning, warn_file_write, warn_writes
 from .space import Export, ProcessSpace
 
@@ -28,6 +31,8 @@ __all__ = [
     "SharedStateWarning",
     "footprint",
     "is_handle",
+    "process_salt",
+    "salted_hash",
     "warn_file_write",
     "warn_writes",
 ]

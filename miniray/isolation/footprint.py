@@ -31,20 +31,22 @@ _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, range, type(Ell
 
 class Slot:
     """One place learner state lives. `per_process`: a class attribute, which every function of
-    the process sees alike (cloudpickle rebuilds one class per process); the others belong to one
-    export, as each `cloudpickle.dumps` builds its own globals."""
+    the process sees alike (cloudpickle rebuilds one class per process), or the name `hash`, which
+    a module that never binds it reads from builtins (kind "hash": the process's own salted hash,
+    miniray/isolation/hashing.py); the others belong to one export, as each `cloudpickle.dumps`
+    builds its own globals."""
 
     __slots__ = ("kind", "owner", "name", "per_process", "key")
 
     def __init__(self, kind: str, owner: Any, name: str, per_process: bool = False):
-        self.kind = kind  # "global" | "cell" | "attr"
+        self.kind = kind  # "global" | "cell" | "attr" | "hash" (a global the process fills in)
         self.owner = owner  # the globals dict, the cell, or the class / function
         self.name = name
         self.per_process = per_process
         self.key = (kind, id(owner), name)
 
     def get(self) -> Any:
-        if self.kind == "global":
+        if self.kind == "global" or self.kind == "hash":
             return self.owner.get(self.name, MISSING)
         if self.kind == "cell":
             try:
@@ -55,7 +57,7 @@ class Slot:
 
     def set(self, value: Any) -> None:
         kind, owner, name = self.kind, self.owner, self.name
-        if kind == "global":
+        if kind == "global" or kind == "hash":
             if value is MISSING:
                 owner.pop(name, None)
             else:
@@ -75,6 +77,8 @@ class Slot:
             setattr(owner, name, value)
 
     def label(self) -> str:
+        if self.kind == "hash":
+            return f"hash() in {self.owner.get('__name__', '?')}, salted per process"
         if self.kind == "global":
             return f"global {self.name!r} of {self.owner.get('__name__', '?')}"
         if self.kind == "cell":
@@ -170,7 +174,7 @@ def footprint(root: Any, by_value: Callable[[str], bool], library: Callable[[str
                     stack.append(value)
                 elif value is MISSING or not _shared(value):
                     # MISSING: a `global`/`nonlocal` the body assigns later is its own too
-                    add(Slot(kind, owner, name))
+                    add(Slot(kind, owner, name, per_process=kind == "hash"))
         elif isinstance(obj, type):
             if not _by_value(obj, by_value):
                 continue
@@ -196,9 +200,12 @@ def _function_slots(fn: types.FunctionType) -> Iterator[tuple[str, Any, str, Any
     """(kind, owner, name, value) of each place the function's state may live; the caller makes a
     Slot of the ones that hold learner data (most are modules and functions: no Slot for them)."""
     g = fn.__globals__
-    for name in code_names(fn.__code__):
+    names = code_names(fn.__code__)
+    for name in names:
         if name in g:
             yield "global", g, name, g[name]
+    if "hash" in names and "hash" not in g:  # the builtin, read by name: each process salts its own
+        yield "hash", g, "hash", MISSING
     for name in facts(fn.__code__).stores:  # `global x; x = ...` before x exists
         if name not in g:
             yield "global", g, name, MISSING

@@ -20,6 +20,7 @@ import warnings
 from typing import Any
 
 from .footprint import MISSING, Footprint, immutable
+from .hashing import salted_hash
 from .shared_state import SharedStateWarning
 
 
@@ -66,12 +67,18 @@ class Export:
 
 class ProcessSpace:
     """One simulated worker process's values, by slot (class attributes: one per process; the
-    rest: one per export, as each `cloudpickle.dumps` in Ray builds its own globals)."""
+    rest: one per export, as each `cloudpickle.dumps` in Ray builds its own globals), and its
+    interpreter's salted `hash` (`salt`: `hashing.process_salt`; None: the interpreter's own)."""
 
-    __slots__ = ("values",)
+    __slots__ = ("values", "salt")
 
-    def __init__(self) -> None:
+    def __init__(self, salt: int | None = None) -> None:
         self.values: dict[tuple, Any] = {}
+        self.salt = salt
+
+    def _hash(self) -> Any:
+        """This process's `hash`, made the first time copied code names it (rarely: not per worker)."""
+        return MISSING if self.salt is None else salted_hash(self.salt)
 
     def _keys(self, export: Export) -> list[tuple]:
         return [slot.key if slot.per_process else (id(export), slot.key) for slot in export.footprint.slots]
@@ -80,8 +87,9 @@ class ProcessSpace:
         if all(k in self.values for k in keys):
             return
         fresh = clone(export.values)  # this process's first run of the export: its own copy
-        for key, value in zip(keys, fresh):
-            self.values.setdefault(key, value)
+        for slot, key, value in zip(export.footprint.slots, keys, fresh):
+            if key not in self.values:
+                self.values[key] = self._hash() if slot.kind == "hash" else value
 
     def enter(self, export: Export) -> list:
         """Swap this process's values in; returns what was there, for `leave`."""

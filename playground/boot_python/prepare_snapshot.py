@@ -4,12 +4,26 @@ import importlib.metadata
 import io
 
 # Imported for the snapshot: what the kernel imports as it boots, and what the course's cells do.
+import comm
 import micropip  # noqa: F401
 import piplite.piplite  # noqa: F401
 import pyodide_kernel
 
+# The debugger a failing check() shows, with ipywidgets: imported on a learner's first check,
+# it was most of that check's time (1-2 s of a 1.5-3.5 s first check after a warm start).
+import faultlines.debugger.widget  # noqa: F401
 import faultlines.notebook  # noqa: F401
 import miniray  # noqa: F401
+
+# Imported under IPython, ipywidgets registers its comm targets with the kernel. The page's widget
+# manager, finding them when it connects, takes the kernel's (empty) widgets as restored, and then
+# reports each widget output a saved notebook holds from an earlier kernel as "model not found"
+# on the console. A cell's import came after that connection, which then found no targets; so
+# does this one's. (Every widget is made by the kernel, so neither target is ever needed.)
+widget_comms = comm.get_comm_manager()
+for target in ("jupyter.widget", "jupyter.widget.control"):
+    if target in widget_comms.targets:
+        widget_comms.unregister_target(target, widget_comms.targets[target])
 
 # The shell's first run imports what IPython leaves to it (its logger, its compiler's parts): a
 # silent one here puts them in the snapshot, and a restored kernel's first cell imports nothing.

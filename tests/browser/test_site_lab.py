@@ -18,6 +18,7 @@ from site_browser import (
     type_in_first_cell,
     wait_for_output,
     wait_for_output_at_end,
+    wait_for_saved_copy,
 )
 
 pytestmark = pytest.mark.browser
@@ -31,6 +32,7 @@ def test_lesson_lab_runs_miniray_keeps_edits_and_flags_stale_copy(new_context, b
     lesson = base_url + "lessons/01_mini_runtime/"
     page.goto(lesson)
     assert page.locator("iframe").count() == 0, "the lab must not boot before it is asked to"
+    page.locator('.fl-lab[data-saved-copy="none"]').wait_for()  # the page has looked for a copy
     assert page.locator(".fl-lab__notice").is_hidden()
     data = panel_data(page)
 
@@ -38,12 +40,14 @@ def test_lesson_lab_runs_miniray_keeps_edits_and_flags_stale_copy(new_context, b
     run_all_cells(frame)
     assert wait_for_output(frame_locator, "[0, 2, 4, 6]").strip() == "[0, 2, 4, 6]"
 
-    # The learner edits the first code cell, presses no save, and reloads a few seconds later.
+    # The learner edits the first code cell, presses no save, and reloads once the lab has saved
+    # it on its own (a second after the change: playground/lab_page.js).
     type_in_first_cell(page, frame_locator, EDIT_MARKER)
-    page.wait_for_timeout(3_000)
+    wait_for_saved_copy(page, data["storage"], data["notebook"], EDIT_MARKER)
 
     # The edit survives the reload, and an up-to-date copy raises no notice.
     page.reload()
+    page.locator('.fl-lab[data-saved-copy="current"]').wait_for()
     assert page.locator(".fl-lab__notice").is_hidden()
     frame_locator, _ = start_lab(page)
     frame_locator.locator(".jp-CodeCell", has_text=EDIT_MARKER).wait_for(timeout=30_000)
@@ -53,7 +57,8 @@ def test_lesson_lab_runs_miniray_keeps_edits_and_flags_stale_copy(new_context, b
     page.evaluate(AGE_SAVED_COPY_JS, [data["storage"], data["notebook"]])
     page.reload()
     notice = page.locator(".fl-lab__notice")
-    notice.wait_for(state="visible", timeout=10_000)
+    page.locator('.fl-lab[data-saved-copy="stale"]').wait_for()
+    assert notice.is_visible()
     assert "changed since you saved your copy" in notice.inner_text()
     page.get_by_role("button", name="Reset to the new version").click()
     notice.wait_for(state="hidden", timeout=10_000)

@@ -109,6 +109,8 @@ def test_the_export_is_a_backup_with_notebooks_and_the_last_failure_and_imports_
     frame_locator, frame = start_lab(page)
     run_all_cells(frame)
     frame_locator.locator(".fl-report.fl-failed").first.wait_for(timeout=BOOT_TIMEOUT_MS)
+    # The check is recorded as its report appears (exercises.js), before the learner can leave.
+    assert page.evaluate(PROGRESS_JS)["exercises"]["fault05"]["status"] == "tried"
     type_in_first_cell(page, frame_locator, "# my notes 6113")
     wait_for_saved_copy(page, STORAGE, EXERCISE_PATH, "my notes 6113")
     page.evaluate(PUT_COPY_JS, [STORAGE, LESSON_PATH, "# lesson notes 6114", None])

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from faultlines.grader import tokens
+
 REPO = Path(__file__).resolve().parents[2]
 EX05 = REPO / "exercises/fault05"
 EX01 = REPO / "exercises/fault01"
@@ -67,8 +69,43 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, args, message):
     args = tuple(str(write(tmp_path, f"{a}.py", files[a])) if a in files else a for a in args)
     result = cli(*args)
     assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and message in lines[0], result.stderr
+    lines = result.stderr.rstrip().splitlines()
+    shown = ["    def process_order(:", "                      ^"] if "SYNTAX" in args[-1] else []
+    assert len(lines) == 1 + len(shown) and message in lines[0], result.stderr
+    assert lines[1:] == shown, "a syntax error shows its line with a caret under the place"
+
+
+def test_a_syntax_error_shows_its_line_and_a_caret_in_grade_and_replay(tmp_path):
+    path = write(
+        tmp_path, "typo.py", "def process_order(api, order_id, amount):\n\tapi.charge(order_id amount)\n"
+    )
+    token = tokens.Token("fault05", 1, "abc", "two-orders", ()).encode()
+    for args in (
+        ("grade", "fault05", str(path)),
+        ("grade", "fault05", str(path), "--unsafe-local"),
+        ("replay", token, str(path)),
+    ):
+        result = cli(*args)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.rstrip().splitlines() == [
+            "typo.py: syntax error on line 2: invalid syntax. Perhaps you forgot a comma?",
+            "    api.charge(order_id amount)",
+            "               ^^^^^^^^^^^^^^^",
+        ], args
+
+
+def test_a_step_budget_stop_names_the_line_that_was_running(tmp_path):
+    path = write(
+        tmp_path,
+        "spin.py",
+        "def settle(n):\n    while n:\n        n += 1\n\n\ndef process_order(api, order_id, amount):\n"
+        "    settle(1)\n",
+    )
+    result = cli("grade", "fault05", str(path), "--json")
+    assert result.returncode == 1, result.stderr
+    failure = next(t["failure"] for t in json.loads(result.stdout)["tiers"] if t["failure"])
+    assert failure["invariant"] == "step-budget"
+    assert "; it stopped at line 3 in settle: n += 1." in failure["detail"]
 
 
 def test_hidden_tiers_come_from_the_folder_given():

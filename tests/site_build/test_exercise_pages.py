@@ -47,6 +47,8 @@ def test_every_folder_gets_a_notebook_with_its_starter_and_a_check_cell(tmp_path
         reference = (REPO / "exercises" / ex_id / "reference.py").read_text().strip()
         assert starter in sources and reference not in sources
         assert sources[-1] == "fl.check()" and f'fl.start("{ex_id}")' in sources[1]
+        tagged = [s for s, c in zip(sources, notebook["cells"]) if "answer" in c["metadata"].get("tags", [])]
+        assert tagged == [starter], "the answer cell, and it alone, is tagged for the lab"
         assert notebook["metadata"]["fault_lines"]["exercise"] == ex_id
 
 

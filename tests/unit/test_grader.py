@@ -24,6 +24,26 @@ def test_an_endless_loop_ends_with_one_clear_budget_message():
     assert report.score == 0
 
 
+def test_a_step_budget_stop_names_the_learners_line_that_was_running(tmp_path):
+    path = tmp_path / "spin.py"
+    path.write_text(
+        "def settle(n):\n    while n:\n        n += 1\n\n\ndef process_order(api, order_id, amount):\n"
+        "    settle(1)\n"
+    )
+    report = grade_source("fault05", path.read_text(), str(path))
+    failure = report.first_failure
+    assert failure is not None and failure.invariant == "step-budget"
+    assert "; it stopped at line 3 in settle: n += 1. Does a loop never end?" in failure.detail
+    # At a module's top level (a notebook cell's, ticked by IPython's AST transformer), no function.
+    from faultlines.grader.budgets import HOOKS, Counter, LearnerBudgetExceeded, instrument
+
+    cell = tmp_path / "cell.py"
+    cell.write_text("x = 0\nwhile True:\n    x += 1\n")
+    with pytest.raises(LearnerBudgetExceeded, match=r"; it stopped at line 3: x \+= 1\. "):
+        with Counter(50).counting():
+            exec(instrument(cell.read_text(), str(cell)), {**HOOKS})
+
+
 def test_endless_recursion_ends_with_the_depth_budget_not_a_recursion_error():
     source = "def process_order(api, order_id, amount):\n    return process_order(api, order_id, amount)\n"
     failure = grade_source("fault05", source).first_failure
@@ -314,6 +334,21 @@ def test_when_no_known_mistake_matches_the_report_says_so_and_explains_the_invar
 
 
 # -- what a report shows ---------------------------------------------------------------------------
+def test_the_text_report_numbers_hints_explains_an_unmatched_failure_and_shows_no_backticks():
+    from faultlines.grader import render_text
+
+    known = render_text.render(grade_source("fault05", (REPO / "exercises/fault05/starter.py").read_text()))
+    assert "  hint 1/" in known and "`" not in known
+    assert "right after step 0: gateway.charge (inline.py:3)" in known  # `gateway.charge` in HTML
+    spin = "def process_order(api, order_id, amount):\n    while True:\n        pass\n"
+    unmatched = render_text.render(grade_source("fault05", spin))
+    assert "  explanation:      This run matches none of the mistakes" in unmatched
+    assert "about 1/" not in unmatched and "`" not in unmatched
+    assert "step-budget asks:" in unmatched
+    fields = [line for line in unmatched.splitlines() if line[:2] == "  " and line[2] != " " and ": " in line]
+    assert len(fields) >= 5 and all(line[19] == " " != line[20] for line in fields[:5]), "one column"
+
+
 def test_the_timeline_has_no_bookkeeping_and_the_crash_reads_as_miniray_says_it():
     failure = grade_source("fault05", (REPO / "exercises/fault05/starter.py").read_text()).first_failure
     assert failure is not None and failure.timeline

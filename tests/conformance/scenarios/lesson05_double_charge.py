@@ -3,12 +3,14 @@ and before the return; Ray retries it (`max_retries` left at its default, 3).
 
 The card processor is a file the body appends a charge to, so it outlives the worker as a real
 payment API would. Observed: `ray.get` returns the second attempt's charge with no error, and
-the processor holds two charges for the one order.
+the processor holds two charges for the one order. Shown, not compared: what the driver is told
+of the dead worker and the retry (real Ray's raylet prints it; miniray's event log records it).
 """
 
 import os
 
-from _observe import RunLog, outcome
+from _observe import RunLog, is_miniray, outcome
+from _said import DriverLog, driver_lines, miniray_log
 
 
 def run(ray, cluster_utils, workdir):
@@ -27,9 +29,15 @@ def run(ray, cluster_utils, workdir):
                 os._exit(1)  # the worker dies after the charge, before the return
             return f"ch_{attempt}"
 
-        result = outcome(ray, settle_order.remote("order-7", "card-4242", 30))
+        with DriverLog() as log:
+            result = outcome(ray, settle_order.remote("order-7", "card-4242", 30))
+            if is_miniray(ray):
+                said = miniray_log("task.start", "worker.died", "task.fail", "task.finish")
+            else:
+                driver_lines(ray, log, "retries remaining")  # waits for the retry's line to arrive
+                said = "\n".join(log.lines("(raylet)"))
         with open(processor) as f:
             charges = [line.split()[0] for line in f if line.strip()]
-        return {"result": result, "attempts": attempts.count(), "charges": charges}
+        return {"result": result, "attempts": attempts.count(), "charges": charges, "_said_log": said}
     finally:
         ray.shutdown()
