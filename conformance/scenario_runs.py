@@ -39,7 +39,10 @@ def scenario_names() -> list[str]:
 
 def recorded_only(name: str) -> bool:
     """True for a scenario whose module says LIVE_ON_RAY = False: too slow to run on real Ray in
-    every `make test` (it waits out timeouts and restarts), so only its recording is checked."""
+    every `make test` (it waits out timeouts and restarts), so only its recording is checked.
+    `make conformance-live` (FAULTLINES_CONFORMANCE_LIVE=all) runs every scenario live."""
+    if os.environ.get("FAULTLINES_CONFORMANCE_LIVE") == "all":
+        return False
     text = (SCENARIO_DIR / f"{name}.py").read_text()
     return "\nLIVE_ON_RAY = False" in text
 

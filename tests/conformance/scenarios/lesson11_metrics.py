@@ -14,6 +14,12 @@ import time
 from _observe import RunLog, is_miniray, wait_until
 from _said import normalise
 
+# Over 30 s on real Ray: checked against its recording in `make test`, live in `make conformance-live`.
+LIVE_ON_RAY = False
+
+# Reads the state API, `ray memory` or the metrics agent: conformance/runner.py keeps Ray's dashboard.
+NEEDS_DASHBOARD = True
+
 NAMES = (
     "ray_tasks",
     "ray_actors",
