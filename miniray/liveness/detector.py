@@ -6,8 +6,11 @@ detector is what notices, and once it is on, it is also how the cluster learns o
 task whose node crashed fails (and is retried) at the detector's verdict, not at the instant of
 the crash nobody saw. Every `probe_interval_s` it probes each worker node:
 
-- a crashed node (node.alive is False) is conclusive: DEAD at that probe, no threshold, because
-  a refused connection is not ambiguous;
+- a crashed node (node.alive is False) is DEAD at that probe, no threshold. This is a
+  simplification, not Ray's rule: a crashed host sends nothing back, so its probes time out just
+  as a hang's do, and Ray's GCS counts every failed health check toward
+  health_check_failure_threshold whatever the cause (only a dead raylet on a live host refuses
+  the connection, and that too is counted). Lesson 7's "where real Ray differs" says so;
 - a frozen node (node.frozen_until in the future) times out. A timeout could be a blip, so it
   counts one failure: ALIVE -> SUSPECT, and DEAD only after `unhealthy_threshold` in a row;
 - a node that answers resets its count (SUSPECT -> ALIVE).
