@@ -8,6 +8,7 @@ import hashlib
 import os
 import shutil
 import socket
+import signal
 import subprocess
 import sys
 import threading
@@ -132,20 +133,48 @@ def prepare(case: Path, scratch: Path, port: int, folder: Path, name: str | None
     return path
 
 
+# The CLI is started by this small launcher, which reports the CLI's peak RSS (wait4) on a pipe.
+# Linux keeps a process's peak RSS across exec, and a child forked from pytest starts with
+# pytest's: after a few hundred tests in one session pytest is over 400 MB, and a CLI started
+# from it directly measured 536 MB whatever it did. The launcher is small, so its child is not.
+_LAUNCH = """
+import os, signal, sys
+report = int(sys.argv[1])
+pid = os.fork()
+if pid == 0:
+    os.close(report)
+    os.execv(sys.argv[2], sys.argv[2:])
+for sig in (signal.SIGTERM, signal.SIGINT):  # a test's signal is for the CLI
+    signal.signal(sig, lambda number, frame: os.kill(pid, number))
+_, status, usage = os.wait4(pid, 0)
+os.write(report, str(usage.ru_maxrss).encode())
+code = os.waitstatus_to_exitcode(status)
+if code < 0:
+    os.kill(os.getpid(), -code)
+os._exit(code)
+"""
+
+
 def start_cli(scratch: Path, *args: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(scratch), SECRET: TOKEN}
-    return subprocess.Popen(
-        [sys.executable, "-m", "faultlines", *args],
+    read, write = os.pipe()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _LAUNCH, str(write), sys.executable, "-m", "faultlines", *args],
         cwd=scratch,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        pass_fds=(write,),
+        start_new_session=True,  # a limit's kill reaches the launcher and the CLI together
     )
+    os.close(write)
+    proc.rss_pipe = read  # type: ignore[attr-defined]
+    return proc
 
 
 def finish_cli(proc: subprocess.Popen, limit_s: float = 240) -> tuple[subprocess.CompletedProcess, int]:
     """Wait for the CLI: (the result, the largest RSS in KB of the process and of the
-    descendants it waited for, from wait4). Killed, and said so, past `limit_s`."""
+    descendants it waited for, from wait4 in the launcher). Killed, and said so, past `limit_s`."""
     chunks: dict[str, bytes] = {}
 
     def drain(name: str, stream) -> None:
@@ -156,16 +185,18 @@ def finish_cli(proc: subprocess.Popen, limit_s: float = 240) -> tuple[subprocess
     ]
     for reader in readers:
         reader.start()
-    timer = threading.Timer(limit_s, proc.kill)
+    timer = threading.Timer(limit_s, os.killpg, (proc.pid, signal.SIGKILL))
     timer.start()
-    _, status, usage = os.wait4(proc.pid, 0)
+    with os.fdopen(proc.rss_pipe, "rb") as pipe:
+        reported = pipe.read()  # at the CLI's end (or empty, if the launcher was killed)
+    status = proc.wait()
     timer.cancel()
     for reader in readers:
         reader.join()
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.returncode = status
     assert proc.returncode != -9, f"{proc.args}: hung past {limit_s:g} s"
     out, err = chunks["out"].decode(), chunks["err"].decode()  # strict: the CLI writes valid UTF-8
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), usage.ru_maxrss
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), int(reported or 0)
 
 
 def cli(scratch: Path, *args: str) -> tuple[subprocess.CompletedProcess, int]:
