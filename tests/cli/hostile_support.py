@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import socket
 import signal
+import socket
 import subprocess
 import sys
 import threading
