@@ -34,6 +34,7 @@ class Worker:
         self.owned: list[str] = []  # ids of the objects it owns, in creation order
         self.actor: Actor | None = None
         self.task: TaskSpec | None = None  # the task whose attempt it runs
+        self.stalled = False  # hung (a stall_actor fault): alive, but no body of its runs on
         # Its own copy of the learner's state, and its own hash salt (miniray/isolation).
         self.space = ProcessSpace(salt)
 

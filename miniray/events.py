@@ -39,6 +39,7 @@ class Kind(StrEnum):
     ACTOR_START = "actor.start"
     ACTOR_STATE = "actor.state"
     ACTOR_KILL = "actor.kill"
+    ACTOR_STALLED = "actor.stalled"
     OBJECT_FREE = "object.free"
     OBJECT_SPILL = "object.spill"
     OBJECT_RESTORE = "object.restore"
@@ -139,6 +140,10 @@ CATALOGUE: dict[str, EventSpec] = {
     Kind.ACTOR_START: EventSpec(("actor", "node", "worker", "restart"), doc="an actor's process starts"),
     Kind.ACTOR_STATE: EventSpec(("actor", "state"), ("cause",), "an actor's state changed (ActorState)"),
     Kind.ACTOR_KILL: EventSpec(("actor", "no_restart"), doc="ray.kill was called on the actor"),
+    Kind.ACTOR_STALLED: EventSpec(
+        ("actor", "worker"),
+        doc="a stall_actor fault hung the actor's process: alive and ALIVE, its calls never return",
+    ),
     Kind.OBJECT_FREE: EventSpec(("object", "reason"), doc="an object left the cluster"),
     Kind.OBJECT_SPILL: EventSpec(
         ("object", "node", "size"), ("fallback",), "a copy moved to the node's disk"

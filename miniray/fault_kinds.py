@@ -137,6 +137,23 @@ def _kill_actor(inj: FaultInjector, fault: Fault) -> None:
 
 
 @kind(
+    "stall_actor",
+    "Hang an actor's process (a gray failure): it stays alive, ALIVE and answering health checks, "
+    "but the call it runs never returns and the calls after it wait behind it. A restart (after "
+    "ray.kill, say) starts a process that is not hung.",
+    events=(Kind.ACTOR_STALLED,),
+    move=Move("stall", Boundary.ACTOR_EVENT),
+    words="actor {target}'s process hangs: alive, but its calls never return",
+)
+def _stall_actor(inj: FaultInjector, fault: Fault) -> None:
+    actor = inj.actor(fault.target)
+    worker = actor.worker if actor is not None else None
+    if worker is not None and worker.alive and not worker.stalled:
+        worker.stalled = True
+        inj.rt.emit(Kind.ACTOR_STALLED, actor=repr(actor), worker=worker.pid)
+
+
+@kind(
     "crash",
     'Crash an attempt ("f#1/2") just before its interaction `step`; with at=, whatever it is doing then.',
     events=(Kind.WORKER_EXIT, Kind.WORKER_DIED),

@@ -291,6 +291,13 @@ row(
     final=lambda f: f.get("state") == "DEAD",
 )
 row(Kind.ACTOR_KILL, _killed, lane=Lane.ACTORS, site=True)
+row(
+    Kind.ACTOR_STALLED,
+    "actor {actor}'s process (worker {worker}) hangs: still ALIVE, its calls never return",
+    lane=Lane.ACTORS,
+    draws=MARK,
+    strike=Strike.OF_FAULT,
+)
 row(Kind.OBJECT_FREE, _freed, change=state.object_free, lane=Lane.OBJECTS, noise=True)
 row(
     Kind.OBJECT_SPILL,

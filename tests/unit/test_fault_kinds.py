@@ -27,6 +27,7 @@ def test_every_kind_has_its_helper_its_token_and_its_events():
         "pause": "pause_node",
         "crash": "crash",
         "drain": "drain_node",
+        "stall": "stall_actor",
     }
     assert dict(sim.fault_kinds()) == KINDS
 
