@@ -74,13 +74,19 @@ def after_death(spec: TaskSpec, preempted: bool = False) -> bool:
 FINAL_CAUSES = ("intended_exit", "owner_died")
 
 
-def restarts(actor: Actor, cause: str = "") -> bool:
-    """The actor's process died of `cause`: restart it?"""
+def restarts(actor: Actor, cause: str = "", preempted: bool = False) -> bool:
+    """The actor's process died of `cause` (`preempted`: with its node, after a drain for
+    preemption): restart it? Ray 2.60's GCS leaves restarts after a preemption out of the budget,
+    and restarts a preempted actor that may restart at all even with none left."""
     if cause in FINAL_CAUSES:
         actor.no_restart = True  # for good: a later death must not restart it either
     if actor.no_restart:
         return False
-    return actor.max_restarts == -1 or actor.num_restarts < actor.max_restarts
+    limit = actor.max_restarts
+    again = limit == -1 or (limit > 0 and preempted) or actor.num_restarts - actor.preempted_restarts < limit
+    if again and preempted:
+        actor.preempted_restarts += 1
+    return again
 
 
 def reconstruction_refused(spec: TaskSpec) -> str | None:

@@ -194,3 +194,32 @@ def test_a_preempted_node_costs_a_task_no_retry(ray_cluster):
     assert ray.get(ref) == "done" and runs["body"] == 3
     fails = [r.fields["retry"] for r in _records(sim.Kind.TASK_FAIL)]
     assert fails == [True, True]
+
+
+def test_an_actor_restart_after_a_preemption_is_not_counted(ray_cluster):
+    """Ray 2.60's GCS leaves a restart after a preemption out of max_restarts (the recording's
+    survivor): max_restarts=1 survives its node's preemption and one crash, not a second."""
+    ray, cluster, _ = ray_cluster
+    doomed = cluster.add_node(num_cpus=1)
+    cluster.add_node(num_cpus=1)
+
+    @ray.remote(max_restarts=1)
+    class Survivor:
+        def where(self):
+            return ray.get_runtime_context().get_node_id()
+
+    survivor = Survivor.options(num_cpus=1).remote()
+    assert ray.get(survivor.where.remote()) == doomed.node_id
+    sim.drain_node(doomed, at=1, deadline_s=1)
+    sim.kill_node(doomed, at=2)
+    sim.kill_actor(survivor, at=5)  # a crash: its one counted restart
+    sim.kill_actor(survivor, at=9)  # another: none left
+    sim.sleep(4)
+    assert ray.get(survivor.where.remote()) != doomed.node_id
+    sim.sleep(4)
+    assert ray.get(survivor.where.remote())
+    sim.sleep(4)
+    with pytest.raises(E.ActorDiedError):
+        ray.get(survivor.where.remote())
+    states = [r.fields["state"] for r in _records(sim.Kind.ACTOR_STATE)]
+    assert states.count("RESTARTING") == 2 and states[-1] == "DEAD"

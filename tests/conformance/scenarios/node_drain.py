@@ -17,7 +17,7 @@ import os
 import time
 
 from _cluster import FAST_FAILURE_DETECTION, IDLE_TERMINATION, PREEMPTION, drain
-from _observe import get_or_error, outcome, pass_time, wait_until
+from _observe import actor_state, get_or_error, outcome, pass_time, wait_until
 from _said import error as said_error
 from _said import normalise
 
@@ -164,11 +164,24 @@ def _killed_at_deadline(ray, cluster, workdir):
             time.sleep(seconds)
             return "done"
 
+    @ray.remote(max_restarts=1, max_task_retries=0)
+    class Survivor:
+        def ready(self):
+            return True
+
+        def crash(self):
+            os._exit(1)
+
+        def ping(self):
+            return "pong"
+
     actor = Holder.options(num_cpus=0, resources={"doomed2": 0.5}).remote()
     ray.get(actor.ready.remote())
+    soft_here = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(node.node_id, soft=True)
+    survivor = Survivor.options(num_cpus=0, scheduling_strategy=soft_here).remote()
+    ray.get(survivor.ready.remote())
     task = hold.options(resources={"doomed2": 0.5}).remote(60)
     call = actor.hold.remote(60)
-    soft_here = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(node.node_id, soft=True)
     free_retry = retried.options(scheduling_strategy=soft_here, num_cpus=0).remote(node.node_id)
     task_started.wait(ray)
     call_started.wait(ray)
@@ -191,6 +204,19 @@ def _killed_at_deadline(ray, cluster, workdir):
     _dead(ray, node.node_id)
     row = _row(ray, node.node_id)
     out["row_after_removal"] = {k: row[k] for k in ("Alive", "DeathReason")}
+    out["survivor"] = _survivor(ray, survivor)
+    return out
+
+
+def _survivor(ray, survivor):
+    """An actor with max_restarts=1 on the preempted node restarts; does its next crash still get
+    a restart (the preemption not counted), or is it dead for good?"""
+    out = {"restarted_after_preemption": wait_until(ray, lambda: actor_state(ray, survivor) == "ALIVE")}
+    out["crash_call"] = outcome(ray, survivor.crash.remote())
+    wait_until(ray, lambda: actor_state(ray, survivor) != "ALIVE")
+    wait_until(ray, lambda: actor_state(ray, survivor) in ("ALIVE", "DEAD"))
+    out["state_after_crash"] = actor_state(ray, survivor)
+    out["answers"] = outcome(ray, survivor.ping.remote(), timeout=30)
     return out
 
 
