@@ -61,8 +61,8 @@ class Drains:
         self.draining: dict[str, Node] = {}
 
     def wall_ms(self, seconds_from_now: float) -> int:
-        """A deadline `seconds_from_now` virtual seconds away, as a wall-clock timestamp in ms
-        (the driver's `time.time()` reads virtual time, from EPOCH)."""
+        """A deadline `seconds_from_now` virtual seconds away, as a wall-clock timestamp in ms on
+        the clock a body's `time.time()` reads (virtual time, from EPOCH)."""
         return int((EPOCH + self.rt.now() + seconds_from_now) * 1000)
 
     def drain(
@@ -93,7 +93,8 @@ class Drains:
 
     def idle(self, node: Node) -> bool:
         """Nothing leased there (no task, no actor, no bundle: every resource free) and nothing in its
-        object store, which Ray counts as use too."""
+        object store, which Ray's raylet counts as use too (a drained node holding an object's copy
+        stays up until it is freed)."""
         if node.store or any(w.alive and (w.task is not None or w.actor is not None) for w in node.workers):
             return False
         return all(node.available.get(k, 0.0) + EPS >= v for k, v in node.total.items())
