@@ -9,10 +9,16 @@ from .isolation import ProcessSpace
 
 if TYPE_CHECKING:  # types only: these modules stand on this one
     from .actors import Actor
+    from .drain import Drain
     from .execution import BodyRun
     from .tasks import TaskSpec
 
 EPS = 1e-9
+
+# Ray's NodeDeathInfo.Reason, as ray.nodes()' DeathReason gives it, and the GCS's words for a node
+# whose health checks stopped (a crash or an abrupt removal; tests/conformance/scenarios/node_drain.py).
+UNEXPECTED_TERMINATION, PREEMPTED, DRAINED_IDLE = 2, 3, 4  # ..., AUTOSCALER_DRAIN_PREEMPTED, _IDLE
+HEALTH_CHECK_FAILED = "health check failed due to missing too many heartbeats"
 
 
 class Worker:
@@ -28,6 +34,7 @@ class Worker:
         self.owned: list[str] = []  # ids of the objects it owns, in creation order
         self.actor: Actor | None = None
         self.task: TaskSpec | None = None  # the task whose attempt it runs
+        self.stalled = False  # hung (a stall_actor fault): alive, but no body of its runs on
         # Its own copy of the learner's state, and its own hash salt (miniray/isolation).
         self.space = ProcessSpace(salt)
 
@@ -56,6 +63,8 @@ class Node:
         self.is_head = is_head
         self.alive = True
         self.frozen_until = 0.0  # a paused or hung node runs nothing before this virtual time
+        self.drain: Drain | None = None  # accepted drain request (miniray/drain.py): no new leases
+        self.death = (0, "")  # ray.nodes()' DeathReason and DeathReasonMessage (0: alive, unspecified)
         self.workers: list[Worker] = []
         self.idle: list[Worker] = []  # task workers kept warm for reuse, as Ray's worker pool does
         self.store: dict[str, int] = {}  # object id -> bytes held in this node's object store
@@ -104,6 +113,8 @@ class Node:
             "Labels": dict(self.labels),
             "ObjectStoreMemory": self.object_store_memory,
             "IsHead": self.is_head,
+            "DeathReason": self.death[0],
+            "DeathReasonMessage": self.death[1],
             "alive": self.alive,
         }
 

@@ -131,28 +131,54 @@ class BodyRun:
         self.timers = []
 
     def _run(self) -> None:
-        if not self.live:
+        if not self.live or not self._may_run():
             return
-        node = self.worker.node
+        self._begin()
+        outcome, intended = self._execute()
+        # Once it began to unwind (blocked, or a crash struck), that decides how the run ended,
+        # whatever its cleanup did afterwards: raised something else, or swallowed the signal.
+        stop = self.unwinding
+        if isinstance(stop, Suspended):
+            outcome = None
+        elif isinstance(stop, WorkerExit):
+            outcome, intended = ("exit", stop.reason), stop.intended
+        if outcome is not None:
+            self._end(outcome, intended)
+
+    def _may_run(self) -> bool:
+        """Can the body run now? A paused node runs it once it resumes; a hung process never."""
+        worker = self.worker
+        node = worker.node
         if node.frozen_until > self.rt.now():  # a paused node runs nothing until it resumes
             self.timers.append(self.rt.call_at(node.frozen_until, self._run))
-            return
+            return False
+        if worker.stalled:  # a hung process (stall_actor): the call never goes on, nor returns
+            self.waiting = "a stalled process"
+            return False
         if self.rt.lending.loans:  # its get returned: the CPU it lent (if it did) comes back first
-            task = self.worker.task
+            task = worker.task
             if task is not None:
                 self.rt.lending.reclaim(task)
-        export, space = self.export, self.worker.space
-        if self.runs:  # a re-run starts from the attempt's start, as the first run did
+        return True
+
+    def _begin(self) -> None:
+        """A re-run starts from the attempt's start, as the first run did."""
+        if self.runs:
             if self.instance is not None and self.snapshot is not None:
                 self.instance.__dict__.clear()
                 self.instance.__dict__.update(copy.deepcopy(self.snapshot))
-            if export is not None and self.memory_at_start is not None:
-                space.restore(export, self.memory_at_start)
+            if self.export is not None and self.memory_at_start is not None:
+                self.worker.space.restore(self.export, self.memory_at_start)
         self.runs += 1
         self.cursor = 0
         self.waiting = ""
         self.unwinding = None
         self.out_mark = -1
+
+    def _execute(self) -> tuple[tuple[str, Any] | None, bool]:
+        """Run the body once, in its process's space, its output captured: (how it ended, or None
+        if it blocked; whether an exit was the actor's intended one)."""
+        export, space = self.export, self.worker.space
         buf = self.out = io.StringIO()
         saved_stdout = sys.stdout
         self.rt._current.append(self)
@@ -165,19 +191,7 @@ class BodyRun:
         try:
             if budget:
                 sys.settrace(_line_counter(self, budget))
-            if self.frozen_args:  # each run thaws its own copies: a re-run sees them unchanged
-                result = self.fn(
-                    *[thaw(a) for a in self.args], **{k: thaw(v) for k, v in self.kwargs.items()}
-                )
-            else:
-                result = self.fn(*self.args, **self.kwargs)
-            if inspect.iscoroutine(result):  # an async actor method (miniray/aio.py)
-                result = run_coroutine(result)
-            if self.unwinding is None and self.crash_step is not None and self.crash_step == self.cursor:
-                # The same words as a crash between two steps: `step=N` strikes before step N, and
-                # a body that made N steps has none left, so this is its return.
-                raise WorkerExit(f"injected crash before step {self.cursor} of {self.key}, as it returns")
-            outcome = ("return", result)
+            outcome = ("return", self._call())
         except Suspended:
             outcome = None
         except WorkerExit as e:
@@ -203,18 +217,27 @@ class BodyRun:
             text = buf.getvalue()
             self._flush(text if self.out_mark < 0 else text[: self.out_mark])
             self.out = None
-        # Once it began to unwind (blocked, or a crash struck), that decides how the run ended,
-        # whatever its cleanup did afterwards: raised something else, or swallowed the signal.
-        stop = self.unwinding
-        if isinstance(stop, Suspended):
-            outcome = None
-        elif isinstance(stop, WorkerExit):
-            outcome, intended = ("exit", stop.reason), stop.intended
-        if outcome is None:
-            return
+        return outcome, intended
+
+    def _call(self) -> Any:
+        """The learner's function itself, on this run's copies of its arguments."""
+        if self.frozen_args:  # each run thaws its own copies: a re-run sees them unchanged
+            result = self.fn(*[thaw(a) for a in self.args], **{k: thaw(v) for k, v in self.kwargs.items()})
+        else:
+            result = self.fn(*self.args, **self.kwargs)
+        if inspect.iscoroutine(result):  # an async actor method (miniray/aio.py)
+            result = run_coroutine(result)
+        if self.unwinding is None and self.crash_step is not None and self.crash_step == self.cursor:
+            # The same words as a crash between two steps: `step=N` strikes before step N, and
+            # a body that made N steps has none left, so this is its return.
+            raise WorkerExit(f"injected crash before step {self.cursor} of {self.key}, as it returns")
+        return result
+
+    def _end(self, outcome: tuple[str, Any], intended: bool) -> None:
+        """Done for good: drop what it held (arguments, journaled answers, the actor snapshot), so
+        a lingering reference to this run (a wake-up still registered somewhere) pins no refs;
+        then hand its result, its error or its worker's exit on."""
         self.live = False
-        # Done for good: drop what it held (arguments, journaled answers, the actor snapshot), so
-        # a lingering reference to this run (a wake-up still registered somewhere) pins no refs.
         self.args, self.kwargs, self.journal, self.snapshot = (), {}, [], None
         self.memory_at_start = None
         self.worker.body = None

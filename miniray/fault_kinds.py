@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .drain import PREEMPTION, REASONS
 from .events import Kind
 from .fault_entry import Boundary, FaultKind, Move, Param, registrar
 
@@ -77,6 +78,29 @@ kind(
 
 
 @kind(
+    "drain_node",
+    "Drain a node as Ray's GCS DrainNode does (a cloud's preemption notice): no new work is placed "
+    "there, its running work goes on, and once idle it exits by itself. `deadline_s` (virtual "
+    "seconds from the strike; 0: none) is only announced: the drain kills nothing when it passes "
+    "(a kill_node at the deadline is the caller's part, as in Ray).",
+    params=(
+        Param("reason", str, PREEMPTION, "Ray's DrainNodeReason name", choices=tuple(REASONS)),
+        Param("deadline_s", float, 0.0, "virtual seconds from the strike to the announced deadline; 0: none"),
+    ),
+    events=(Kind.NODE_DRAINING, Kind.NODE_DRAIN_REJECTED, Kind.NODE_DIED, Kind.WORKER_DIED),
+    move=Move("drain", Boundary.NODE_EVENT, {"deadline_s": 30.0}),
+    words="node {target} is drained ({reason}, deadline in {deadline_s:g} s): no new work goes there, "
+    "its running work goes on",
+)
+def _drain_node(inj: FaultInjector, fault: Fault) -> None:
+    node = inj.node(fault.target)
+    if node is not None and node.alive and not node.is_head and node.drain is None:
+        drains = inj.rt.drains
+        deadline_ms = drains.wall_ms(fault.deadline_s) if fault.deadline_s > 0 else 0
+        drains.drain(node, fault.reason, "", deadline_ms)
+
+
+@kind(
     "kill_gcs",
     "The head node's GCS process dies (miniray/head).",
     events=(Kind.GCS_DIED,),
@@ -110,6 +134,23 @@ def _kill_actor(inj: FaultInjector, fault: Fault) -> None:
     actor = inj.actor(fault.target)
     if actor is not None and actor.worker is not None:
         inj.rt.kill_worker(actor.worker, cause="fault")
+
+
+@kind(
+    "stall_actor",
+    "Hang an actor's process (a gray failure): it stays alive, ALIVE and answering health checks, "
+    "but the call it runs never returns and the calls after it wait behind it. A restart (after "
+    "ray.kill, say) starts a process that is not hung.",
+    events=(Kind.ACTOR_STALLED,),
+    move=Move("stall", Boundary.ACTOR_EVENT),
+    words="actor {target}'s process hangs: alive, but its calls never return",
+)
+def _stall_actor(inj: FaultInjector, fault: Fault) -> None:
+    actor = inj.actor(fault.target)
+    worker = actor.worker if actor is not None else None
+    if worker is not None and worker.alive and not worker.stalled:
+        worker.stalled = True
+        inj.rt.emit(Kind.ACTOR_STALLED, actor=repr(actor), worker=worker.pid)
 
 
 @kind(

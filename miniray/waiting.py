@@ -149,25 +149,47 @@ def _wait_in_body(
     fn: str,
     fetch_local: bool = True,
 ) -> None:
-    """Register wake-ups for a body blocked in get/wait; the resumed body re-checks.
+    """Register wake-ups for a body blocked in get/wait; the resumed body re-checks."""
+    waiter = _Waiter(rt, body, refs, num_returns, fn, fetch_local)
+    waiter.wake()
+    if not waiter.answered.triggered:
+        if timeout is not None:
+            body.timers.append(rt.call_later(timeout, waiter.expire, label="get-timeout"))
+        rt.lending.lend(body)  # a task blocked in get/wait gives its CPU back (miniray/blocking.py)
+        body.block(f"{fn}({', '.join(repr(r) for r in refs[:3])}{'...' if len(refs) > 3 else ''})")
+    # A wake that fired synchronously already journaled the answer: replay it now.
+    raise Suspended()
 
-    Any change to any of the objects re-reads them all, in order (a read may start rebuilding a
-    lost one), and the first of "enough are ready" and the timeout answers the body, once."""
-    answered = Event()
 
-    def wake(*_):
-        if answered.triggered or not body.live:
+class _Waiter:
+    """A body blocked in get/wait on `refs`. Any change to any of the objects re-reads them all,
+    in order (a read may start rebuilding a lost one), and the first of "enough are ready" and
+    the timeout answers the body, once."""
+
+    __slots__ = ("rt", "body", "refs", "num_returns", "fn", "fetch_local", "answered")
+
+    def __init__(
+        self, rt: Runtime, body: BodyRun, refs: list[ObjectRef], num_returns: int, fn: str, fetch_local: bool
+    ):
+        self.rt, self.body, self.refs = rt, body, refs
+        self.num_returns, self.fn, self.fetch_local = num_returns, fn, fetch_local
+        self.answered = Event()
+
+    def wake(self, *_: Any) -> None:
+        if self.answered.triggered or not self.body.live:
             return
+        rt, refs = self.rt, self.refs
         ready = [r for r in refs if outcome(rt, r) is not None]
-        if len(ready) >= num_returns:
-            answered.succeed()
+        if len(ready) >= self.num_returns:
+            self.answered.succeed()
             try:
-                answer(outcome(rt, r) for r in refs)
+                self.answer(outcome(rt, r) for r in refs)
             finally:
-                # `wake` refers to itself (it re-registers), a cycle only the GC breaks: empty the
-                # list it captured so its refs are freed when the program drops them, not later.
+                # The objects' wake-up lists hold this waiter until they change: empty the list it
+                # holds so its refs are freed when the program drops them, not later.
                 refs[:] = []
             return
+        wake = self.wake
         for r in refs:
             entry = rt.objects.entries.get(r.hex())
             if (
@@ -177,47 +199,39 @@ def _wait_in_body(
             ):
                 entry.changed.add(wake)
 
-    def expire():
-        if answered.triggered or not body.live:
+    def expire(self) -> None:
+        if self.answered.triggered or not self.body.live:
             return
-        answered.succeed()
-        if fn == "get":
-            body.resume(True, _Timeout())
+        self.answered.succeed()
+        if self.fn == "get":
+            self.body.resume(True, _Timeout())
         else:
-            body.resume(True, _split_fetched(refs, num_returns, [outcome(rt, r) for r in refs]))
-        refs[:] = []
+            self.body.resume(True, self.split_fetched([outcome(self.rt, r) for r in self.refs]))
+        self.refs[:] = []
 
-    def answer(outcomes: Iterable[Outcome | None]) -> None:
+    def answer(self, outcomes: Iterable[Outcome | None]) -> None:
         settled = list(outcomes)
-        if fn != "get":
-            body.resume(True, _split_fetched(refs, num_returns, settled))
+        body, refs, stores = self.body, self.refs, self.rt.objects.stores
+        if self.fn != "get":
+            body.resume(True, self.split_fetched(settled))
             return
         for kind, value in settled:  # type: ignore[misc]
             if kind == "error":
                 body.resume(False, value)
                 return
         values = [value for _, value in settled]  # type: ignore[misc]
-        cost = rt.objects.stores.fetch_cost(refs)  # spilled ones among them are read from disk
-        rt.objects.stores.copy_args(refs, body.worker.node)  # the reader's node keeps a copy
+        cost = stores.fetch_cost(refs)  # spilled ones among them are read from disk
+        stores.copy_args(refs, body.worker.node)  # the reader's node keeps a copy
         if cost:
-            body.timers.append(rt.call_later(cost, body.resume, True, values, label="spill-read"))
+            body.timers.append(self.rt.call_later(cost, body.resume, True, values, label="spill-read"))
         else:
             body.resume(True, values)
 
-    def _split_fetched(refs: list[ObjectRef], num_returns: int, outcomes: list) -> tuple[list, list]:
-        ready = split(refs, num_returns, outcomes)
-        if fetch_local:
-            rt.objects.stores.copy_args(ready[0], body.worker.node)
+    def split_fetched(self, outcomes: list) -> tuple[list, list]:
+        ready = split(self.refs, self.num_returns, outcomes)
+        if self.fetch_local:
+            self.rt.objects.stores.copy_args(ready[0], self.body.worker.node)
         return ready
-
-    wake()
-    if not answered.triggered:
-        if timeout is not None:
-            body.timers.append(rt.call_later(timeout, expire, label="get-timeout"))
-        rt.lending.lend(body)  # a task blocked in get/wait gives its CPU back (miniray/blocking.py)
-        body.block(f"{fn}({', '.join(repr(r) for r in refs[:3])}{'...' if len(refs) > 3 else ''})")
-    # A wake that fired synchronously already journaled the answer: replay it now.
-    raise Suspended()
 
 
 def split(refs: list[ObjectRef], num_returns: int, outcomes: list) -> tuple[list, list]:

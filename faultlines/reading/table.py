@@ -143,6 +143,13 @@ def _frozen(s: Tables, f: Fields) -> str:
     return f"{f['node']} is frozen{until}"
 
 
+def _draining(s: Tables, f: Fields) -> str:
+    deadline = f", with a deadline at {f['deadline']:g} s" if "deadline" in f else ", with no deadline"
+    return (
+        f"{f['node']} is drained ({f['reason']}{deadline}): no new work goes there, its running work goes on"
+    )
+
+
 def _removed(s: Tables, f: Fields) -> str:
     return f"{f['node']} is removed {'gracefully' if f['graceful'] else 'abruptly'}"
 
@@ -225,6 +232,13 @@ row(
     lane=Lane.NODES,
     draws="alive",
 )
+row(Kind.NODE_DRAINING, _draining, change=state.node_draining, lane=Lane.NODES, draws="draining")
+row(
+    Kind.NODE_DRAIN_REJECTED,
+    "the GCS refuses to drain {node} ({reason}): {message}",
+    lane=Lane.NODES,
+    draws=MARK,
+)
 row(Kind.CLUSTER_REMOVE_NODE, _removed, lane=Lane.NODES, site=True)
 row(
     Kind.WORKER_DIED,
@@ -277,6 +291,13 @@ row(
     final=lambda f: f.get("state") == "DEAD",
 )
 row(Kind.ACTOR_KILL, _killed, lane=Lane.ACTORS, site=True)
+row(
+    Kind.ACTOR_STALLED,
+    "actor {actor}'s process (worker {worker}) hangs: still ALIVE, its calls never return",
+    lane=Lane.ACTORS,
+    draws=MARK,
+    strike=Strike.OF_FAULT,
+)
 row(Kind.OBJECT_FREE, _freed, change=state.object_free, lane=Lane.OBJECTS, noise=True)
 row(
     Kind.OBJECT_SPILL,
