@@ -14,7 +14,7 @@ from faultlines.classmap.handin import NOT_GRADED, UNVERIFIED, Handin, student_o
 from faultlines.classmap.signature import Signature
 from faultlines.grader.report import Failure, Hint, Report, TierResult
 
-CRASH = ["crash process_order#1/1 after gateway.charge"]
+CRASH = ["crash process_order#1/1 after api.charge"]
 
 
 def _failure(
@@ -24,9 +24,7 @@ def _failure(
         invariant=invariant,
         detail=f"{invariant} broke",
         scenario="two-orders",
-        schedule=raw
-        if raw is not None
-        else [m.replace(" after gateway.charge", " step=1") for m in canonical],
+        schedule=raw if raw is not None else [m.replace(" after api.charge", " step=1") for m in canonical],
         token="FL1.fault05.v1.abc.two-orders.W10",
         replay_call="python -m faultlines replay FL1.fault05.v1.abc.two-orders.W10 x.py",
         timeline=["0.000 task.submit task=process_order"],
@@ -141,7 +139,7 @@ def test_groups_csv_has_the_exact_header_and_one_row_per_group_by_count():
     lines = out.getvalue().splitlines()
     assert lines[0] == "exercise,invariant,schedule,hint,count,submissions"
     assert lines[1:] == [
-        "fault05,charged-at-most-once,crash process_order#1/1 after gateway.charge,retry-repeats-the-charge,2,alice.py;bob/solution.py",
+        "fault05,charged-at-most-once,crash process_order#1/1 after api.charge,retry-repeats-the-charge,2,alice.py;bob/solution.py",
         "fault05,every-order-paid,,key-not-per-order,1,cy.py",
         "fault05,every-order-paid,,,1,dan.py",
     ]
