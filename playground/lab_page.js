@@ -6,7 +6,9 @@
 // - opened full screen ("Open in the playground", "Open it full screen"), the lab takes the
 //   light or dark scheme the reader chose on the course site. Embedded in a lesson page, the
 //   scheme is left to docs/javascripts/lab.js, which also follows the reader's toggles;
-// - a check() report made while the exercise's answer cell had an edit not run says so.
+// - a check() report made while the exercise's answer cell had an edit not run says so;
+// - a notebook that replays a shared run runs its cells as it opens;
+// - on a phone, the notebook app's header stays hidden and the playground opens one document.
 (function () {
   "use strict";
 
@@ -161,9 +163,59 @@
     }).observe(document.body, { childList: true, subtree: true });
   }
 
+  // A notebook made to replay a shared run (docs/javascripts/exercises.js marks it
+  // fault_lines.run_on_open) runs its cells as it opens, once per opening: a shared run opens
+  // replaying, in the replay page's lab and in the playground. Run-all acts on the current
+  // notebook, and does nothing before its file is loaded and its session exists (the kernel
+  // may still be starting: the cells wait for it).
+  const opened = new WeakSet();
+
+  function runOnOpen(app, panel) {
+    if (opened.has(panel) || !panel.context || !panel.context.isReady || !panel.sessionContext) return;
+    const meta = panel.model && panel.model.getMetadata ? panel.model.getMetadata("fault_lines") : null;
+    opened.add(panel);
+    if (!meta || !meta.run_on_open) return;
+    panel.sessionContext.ready.then(async () => {
+      if (panel.isDisposed) return;
+      if (app.shell.currentWidget !== panel) app.shell.activateById(panel.id);
+      await app.commands.execute("notebook:run-all-cells");
+    }).catch((error) => console.warn("Fault Lines: the replay did not run by itself.", error));
+  }
+
+  async function runReplaysOnOpen(app) {
+    for (;;) {
+      for (const widget of app.shell.widgets("main")) runOnOpen(app, widget);
+      await sleep(250);
+    }
+  }
+
+  // On a phone the notebook app's header (JupyterLite's logo and the notebook's name) is one
+  // more bar over the notebook. Its "automatic" setting hides it only when the screen's format
+  // changes, which on some starts comes before the app reads its settings (and shows it
+  // again): so here it stays hidden whenever it shows on a narrow screen. The playground (the
+  // lab app) opened on its own on a phone gets one document at a time, its file browser closed,
+  // as docs/javascripts/lab.js does for the one embedded in a page.
+  const NARROW = window.matchMedia("(max-width: 600px)");
+
+  function fitToPhone(app) {
+    const shell = app.shell;
+    if (shell.collapseTop && shell.top) {
+      const keepHidden = () => {
+        if (NARROW.matches && shell.top.isVisible) shell.collapseTop();
+      };
+      new MutationObserver(keepHidden).observe(shell.top.node, { attributes: true, attributeFilter: ["class"] });
+      keepHidden();
+    } else if (NARROW.matches && window.parent === window) {
+      if (shell.collapseLeft) shell.collapseLeft();
+      if ("mode" in shell) shell.mode = "single-document";
+    }
+  }
+
   appRestored()
     .then((app) => {
       flagUnrunChecks(app);
+      fitToPhone(app);
+      runReplaysOnOpen(app);
       if (window.parent === window) {
         followReaderScheme(app).catch((error) => console.warn("Fault Lines: the lab kept its own scheme.", error));
       }
