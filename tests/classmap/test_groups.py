@@ -166,6 +166,25 @@ def test_the_page_shows_each_group_with_its_replay_and_the_unexplained_with_a_st
     assert "<caption" in html and 'scope="col"' in html
 
 
+def test_the_graders_backticks_are_code_and_a_replay_opens_in_a_new_tab():
+    """The grader writes code between backticks (a move's "right after step 0: `api.charge`", a
+    hint's `idempotency_key=`): the map shows it as code, never the backticks. A group's replay
+    opens in a new tab, so the long map stays where the instructor left it."""
+    moved = _failure(
+        "charged-at-most-once",
+        CRASH,
+        "retry-repeats-the-charge",
+        moves=["right after step 0: `api.charge` (alice.py:3)"],
+    )
+    moved.hint = Hint("retry-repeats-the-charge", ["`api.charge` accepts `idempotency_key=`", "more"])
+    moved.detail = "order 17 charged by `api.charge` twice"
+    html = page.render(groups.build([_handin("alice.py", _report(moved))], _catalogue))
+    text = re.sub(r"<pre>.*?</pre>", "", html, flags=re.DOTALL)  # a stub's TOML is shown as written
+    assert "`" not in text
+    assert "<code>api.charge</code> (alice.py:3)" in html and "<code>idempotency_key=</code>" in html
+    assert re.search(r'<a href="replays/1.html" target="_blank" rel="noopener">', html)
+
+
 def test_what_a_learner_named_is_escaped_on_the_page():
     hostile = _handin(
         '<img src=x onerror="alert(1)">.py', _report(_failure("every-order-paid", [], "key-not-per-order"))
