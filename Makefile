@@ -12,7 +12,7 @@ SITE_VENV := .venv-site
 SITE_STAMP := $(SITE_VENV)/.site-installed
 BROWSER_STAMP := $(VENV)/.browser-installed
 
-.PHONY: test test-ray lint serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps sandbox-deps bench mutants wheels clean
+.PHONY: test test-ray stress-grade-all lint serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps sandbox-deps bench mutants wheels clean
 
 ## Python dev environment (miniray editable + test tools)
 $(DEV_STAMP): pyproject.toml
@@ -60,6 +60,10 @@ test: lint $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) brows
 ## grade-all --ray against a real Ray cluster started on this machine (slow to start: not in `make test`)
 test-ray: $(DEV_STAMP) $(RAY_STAMP) sandbox-deps
 	FAULTLINES_TEST_RAY=1 RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q tests/ray_cluster
+
+## grade-all --jobs 2 of a few hundred correct submissions, 0 spurious failures (slow: not in `make test`)
+stress-grade-all: $(DEV_STAMP) sandbox-deps
+	FAULTLINES_STRESS=1 $(BIN)/python -m pytest -q -s tests/stress
 
 ## Mutation testing of the exercises' reference solutions (slow: not part of `make test`)
 mutants: $(DEV_STAMP)

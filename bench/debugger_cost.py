@@ -3,8 +3,10 @@
 The same 199-event failing run as bench/debugger_browser.py (which times the whole thing in the
 site's lab): fault00 with 43 extra tasks before the pipeline. Medians of --repeats:
 - the report: grade() and its plain text rendering, what check() did before the debugger;
-- opening the debugger: the failing schedule run again with code links, the passing run found
-  (one more run), the model folded and the view rendered;
+- opening the debugger on its own (a replay): the failing schedule run again with code links, the
+  passing run found (one more run), the model folded and the view rendered;
+- a failing check() with its debugger: grade() keeps its journaled run of the failure
+  (`grade.Runs.reported`) and the debugger opens on it, so only the passing run is run;
 - a what-if: the schedule without its fault run, folded and rendered (what a click does).
 
     .venv/bin/python bench/debugger_cost.py [--repeats 9]
@@ -58,6 +60,14 @@ def main() -> None:
             snap = source.run(schedule)
             render.head(snap) + render.view(snap, session.passing_run(source, snap))
 
+        def check_with_debugger() -> None:
+            runs = grade.Runs(ex, sub)
+            found = grade.grade(ex, sub, runs=runs).first_failure
+            assert found is not None
+            source = session.ExerciseSource(ex, sub, found.scenario, found.invariant)
+            snap = source.snapshot(runs.reported[(found.scenario, tuple(found.schedule))])
+            render.head(snap) + render.view(snap, session.passing_run(source, snap))
+
         source = session.ExerciseSource(ex, sub, failure.scenario, failure.invariant)
         passing = session.passing_run(source, source.run(schedule))
 
@@ -68,13 +78,15 @@ def main() -> None:
         events = len(source.run(schedule).model.events)
         base = _median_ms(report, args.repeats)
         opened = _median_ms(open_debugger, args.repeats)
+        checked = _median_ms(check_with_debugger, args.repeats)
         rerun = _median_ms(what_if, args.repeats)
     print(
         f"--- CPython {sys.version.split()[0]}, fault00, a failing run of {events} events, medians of {args.repeats}"
     )
     print(f"load average {os.getloadavg()[0]:.1f}")
     print(f"{'the report: grade() and its text':<40} {base:8.1f} ms")
-    print(f"{'opening the debugger':<40} {opened:8.1f} ms  {opened / base:5.2f}x")
+    print(f"{'opening the debugger (a replay)':<40} {opened:8.1f} ms  {opened / base:5.2f}x")
+    print(f"{'a failing check() with its debugger':<40} {checked:8.1f} ms  {checked / base:5.2f}x")
     print(f"{'a what-if (remove the fault)':<40} {rerun:8.1f} ms  {rerun / base:5.2f}x")
 
 

@@ -9,6 +9,12 @@ against `--unsafe-local` (everything in one process, the grading before issue 20
 
     python bench/sandbox_grade.py                          # both (a few minutes on two cores)
     python bench/sandbox_grade.py --class 600 --grade-all  # the issue's class size, grade-all only
+    python bench/sandbox_grade.py --against /tmp/base      # jailed grade-all, this tree vs another
+                                                           # checkout of the repository, interleaved
+
+`--against DIR` grades the same class with DIR's faultlines and miniray (the CLI run from DIR),
+alternating the two trees ROUNDS times, and prints each one's median submissions per second and
+their ratio: the budget of a change to the sandbox is read there, side by side in one run.
 
 Wall-clock on a shared machine: read the ratios, and the load average printed with them.
 """
@@ -34,10 +40,10 @@ ROUNDS = 3
 MODES = {"jailed": [], "unsafe-local": ["--unsafe-local"]}
 
 
-def _cli(*args: str) -> float:
+def _cli(*args: str, cwd: Path = REPO) -> float:
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "faultlines", *args], cwd=REPO, capture_output=True, text=True, timeout=1800
+        [sys.executable, "-m", "faultlines", *args], cwd=cwd, capture_output=True, text=True, timeout=1800
     )
     took = time.perf_counter() - start
     if proc.returncode not in (0, 1):
@@ -90,6 +96,30 @@ def bench_grade_all(size: int) -> None:
     )
 
 
+def bench_against(other: Path, size: int) -> None:
+    ex = exercise.load("fault05")
+    sources = [ex.reference_path] + [w.path for w in ex.wrong_solutions()]
+    trees = {"this tree": REPO, f"{other}": other}
+    rates: dict[str, list[float]] = {name: [] for name in trees}
+    with tempfile.TemporaryDirectory(prefix="fl-bench-class-") as tmp:
+        folder = Path(tmp) / "class"
+        folder.mkdir()
+        for i in range(size):
+            shutil.copy(sources[i % len(sources)], folder / f"student{i:04d}.py")
+        for r in range(ROUNDS):
+            for name, tree in trees.items():
+                out = Path(tmp) / f"out-{r}-{len(rates[name])}-{tree.name}"
+                took = _cli("grade-all", "fault05", str(folder), "--jobs", "2", "--out", str(out), cwd=tree)
+                rates[name].append(size / took)
+    medians = {name: statistics.median(r) for name, r in rates.items()}
+    mine, theirs = medians["this tree"], medians[f"{other}"]
+    print(
+        f"grade-all, {size} fault05 submissions, --jobs 2, jailed, median of {ROUNDS} interleaved: "
+        f"this tree {mine:.2f}/s, {other} {theirs:.2f}/s, ratio {theirs / mine:.2f} "
+        f"(rounds: {', '.join(f'{a:.2f}/{b:.2f}' for a, b in zip(*rates.values()))})"
+    )
+
+
 def main() -> None:
     plan = machine.probe()
     print(f"sandbox: {plan.describe()}; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
@@ -97,6 +127,10 @@ def main() -> None:
         print("skipped: no jail here")
         return
     size = int(sys.argv[sys.argv.index("--class") + 1]) if "--class" in sys.argv else 60
+    if "--against" in sys.argv:
+        bench_against(Path(sys.argv[sys.argv.index("--against") + 1]).resolve(), size)
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
+        return
     bench_grade_all(size)
     if "--grade-all" not in sys.argv:
         bench_grade()

@@ -137,20 +137,29 @@ def _display_with_debugger(html: str, shown: Debugger | None) -> None:
         display(shown)
 
 
-def _debugger_for(ex: exercise.Exercise, sub: submission.Submission, report: Report) -> Debugger | None:
+def _debugger_for(
+    ex: exercise.Exercise, sub: submission.Submission, report: Report, runs: grade.Runs
+) -> Debugger | None:
     failure = report.first_failure
     if failure is None or failure.nondeterminism:  # no run to step through: two executions differed
         return None
-    return _open_debugger(ex, sub, failure.scenario, tuple(failure.schedule), failure.invariant)
+    schedule = tuple(failure.schedule)
+    reported = runs.reported.get((failure.scenario, schedule))  # the grader's run of it: not run again
+    return _open_debugger(ex, sub, failure.scenario, schedule, failure.invariant, reported)
 
 
 def _open_debugger(
-    ex: exercise.Exercise, sub: submission.Submission, scenario: str, schedule: tuple[str, ...], watched: str
+    ex: exercise.Exercise,
+    sub: submission.Submission,
+    scenario: str,
+    schedule: tuple[str, ...],
+    watched: str,
+    reported: Outcome | None = None,
 ) -> Debugger | None:
     from . import debugger  # ipywidgets with it, only once a run is shown (see the top)
 
     try:
-        return debugger.for_failure(ex, sub, scenario, schedule, watched)
+        return debugger.for_failure(ex, sub, scenario, schedule, watched, reported)
     except Exception as e:  # the report must show even if the debugger cannot: say so, once
         print(f"(the debugger could not open this run: {type(e).__name__}: {e})", file=sys.stderr)
         return None
@@ -173,18 +182,20 @@ def _exercise_id(exercise_id: str | None) -> str:
 
 def check(exercise_id: str | None = None) -> CheckResult | None:
     ex = exercise.load(_exercise_id(exercise_id))
+    runs: grade.Runs | None = None
     try:
         sub = _from_notebook(_namespace(), ex.entry)
     except submission.BadSubmission as e:
         report = Report(ex.id, ex.title, ex.version, "", error=str(e))
         source = ""
     else:
-        report = grade.grade(ex, sub)
+        runs = grade.Runs(ex, sub)
+        report = grade.grade(ex, sub, runs=runs)
         source = shared_code(sub)
     if _shell() is None:
         print(repr(CheckResult(report, source)))
         return None
-    shown = _debugger_for(ex, sub, report) if not report.error else None
+    shown = _debugger_for(ex, sub, report, runs) if runs is not None and not report.error else None
     return CheckResult(report, source, shown)
 
 
@@ -260,11 +271,12 @@ def replay(token: str) -> ReplayResult | None:
     except (tokens.TokenError, exercise.ExerciseError, submission.BadSubmission) as e:
         print(f"cannot replay: {e}")
         return None
-    outcome = grade.replay(ex, sub, decoded)
+    shown_in_a_notebook = _shell() is not None
+    outcome = grade.replay(ex, sub, decoded, sites=shown_in_a_notebook)  # the debugger shows this run
     shown = None
-    if _shell() is not None:
+    if shown_in_a_notebook:
         watched = outcome.violations[0][0] if outcome.violations else ""
-        shown = _open_debugger(ex, sub, decoded.scenario, decoded.schedule, watched)
+        shown = _open_debugger(ex, sub, decoded.scenario, decoded.schedule, watched, outcome)
     result = ReplayResult(ex, decoded, outcome, sub.code_hash == decoded.code_hash, shown)
     if _shell() is None:
         print(repr(result))

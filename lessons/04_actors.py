@@ -95,7 +95,7 @@ print("dying:", outcome(dying), "| queued:", outcome(queued))
 print("after the restart:", outcome(c.incr.remote()))
 print("second death:", outcome(c.die.remote()), "| then:", outcome(c.incr.remote()))
 for record in sim.event_log():
-    if record.kind == "actor.state":
+    if record.kind == sim.Kind.ACTOR_STATE:
         print(f"{record.time:4.1f} s  {record['state']}")
 ray.shutdown()
 

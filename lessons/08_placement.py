@@ -89,7 +89,7 @@ for ref in [parse.remote(r) for r in GOOD_ROWS]:
     except TransientError:  # ray.get raises the task's error (wrapped in a RayTaskError)
         results.append("failed")
 print(results)
-print("finished at t =", sim.now(), " attempts:", sum(r.kind == "task.start" for r in sim.event_log()))
+print("finished at t =", sim.now(), " attempts:", sum(r.kind == sim.Kind.TASK_START for r in sim.event_log()))
 
 # %% [markdown]
 # Most rows fail. N1 fails in microseconds, so it is the first node free, so it gets the next

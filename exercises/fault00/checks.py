@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Broken, Checks
+from faultlines.reading import DIED, Kind
 from miniray import sim
 
 checks = Checks()
@@ -34,7 +35,7 @@ def three_lines(sub: Any, ctx: Any) -> dict:
 
 
 @checks.invariant("pipeline-finishes")
-def finishes(outcome: dict, ctx: Any) -> str | None:
+def finishes(outcome: dict, ctx: Any) -> Broken | None:
     """run_pipeline returns: no task failure reaches the caller, whatever the faults."""
     if "error" in outcome:
         given_up = _given_up(ctx)
@@ -44,7 +45,8 @@ def finishes(outcome: dict, ctx: Any) -> str | None:
             else f"{', '.join(given_up)} lost their workers"
         )
         why = f" ({who}, and Ray did not run it again)" if given_up else ""
-        return f"run_pipeline raised {outcome['error']}{why}"
+        # Ray gave a task up and the caller saw it: it broke there, with those attempts.
+        return Broken(f"run_pipeline raised {outcome['error']}{why}", attempts=given_up, final=True)
     return None
 
 
@@ -65,9 +67,7 @@ def counts_correct(outcome: dict, ctx: Any) -> list[str]:
 
 def _given_up(ctx: Any) -> list[str]:
     """The attempts after which Ray gave a task up (its worker died, no retry left)."""
-    return [
-        r.fields["attempt"] for r in ctx.records if r.kind == "task.fail" and r.fields.get("retry") is False
-    ]
+    return [a.key for a in ctx.reading.given_up() if a.how == DIED]
 
 
 @checks.evidence_for("gave-up-at-first-attempt")
@@ -83,13 +83,12 @@ def gave_up_second(outcome: Any, ctx: Any) -> bool:
 @checks.evidence_for("submitted-again-after-a-loss")
 def submitted_again(outcome: Any, ctx: Any) -> bool:
     """After Ray gave a task up, the driver submitted that stage again itself."""
-    lost: set[str] = set()
-    for r in ctx.records:
-        if r.kind == "task.fail" and r.fields.get("retry") is False:
-            lost.add(r.fields["task"])
-        elif r.kind == "task.submit" and r.fields["task"] in lost:
-            return True
-    return False
+    reading = ctx.reading
+    lost: dict[str, int] = {}  # task -> when Ray first gave one of its calls up
+    for a in reading.given_up():
+        if a.how == DIED:
+            lost.setdefault(a.task, a.end_index)
+    return any(r.index > lost.get(r.fields["task"], r.index) for r in reading.of(Kind.TASK_SUBMIT))
 
 
 @checks.evidence_for("counts-out-of-order")

@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Broken, Checks
 from miniray import sim
 from miniray.exceptions import NodeDiedError, WorkerCrashedError
 from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -112,11 +112,11 @@ def _run(sub: Any, ctx: Any, scenario: str, plan: list[str], forever: bool) -> d
 
 
 def _ended(ctx: Any) -> dict[int, float]:
-    """When each attempt (fetch#n) failed or finished, from the run's log."""
+    """When each attempt (fetch#n) failed or finished, from the run's reading."""
     ended: dict[int, float] = {}
-    for r in ctx.records:
-        if r.kind in ("task.error", "task.fail", "task.finish") and r.fields.get("task") == "fetch":
-            ended.setdefault(int(r.fields["attempt"].split("#")[1].split("/")[0]), r.time)
+    judged = [a for a in ctx.reading.attempts("fetch") if a.ended is not None]
+    for a in sorted(judged, key=lambda a: a.end_index):
+        ended.setdefault(a.ordinal, a.ended)
     return ended
 
 
@@ -191,7 +191,7 @@ def bounded(outcome: dict, ctx: Any) -> str | None:
 
 
 @checks.invariant("bug-not-retried")
-def bug_not_retried(outcome: dict, ctx: Any) -> str | None:
+def bug_not_retried(outcome: dict, ctx: Any) -> Broken | None:
     """An error that is not transient (a bug: any other exception) is not retried: it reaches the caller at once."""
     at = _first_bug(outcome)
     if at is None or len(outcome["attempts"]) < at:
@@ -199,35 +199,38 @@ def bug_not_retried(outcome: dict, ctx: Any) -> str | None:
     bug = outcome["plan"][at - 1]
     n = len(outcome["attempts"])
     if n > at:
-        return (
+        return Broken(  # the bug's attempts failed, each given up: it broke at the last
             f"a {bug} (a bug: it fails the same way every time) at attempt {at} was attempted again: "
-            f"{n} attempts in all, not {at}"
+            f"{n} attempts in all, not {at}",
+            final=True,
         )
     error = outcome.get("error")
     if error is None or not isinstance(_cause(error), SEEN[bug]):
         got = _describe(error) if error is not None else f"returned {outcome.get('value')!r}"
-        return f"the caller must see the {bug}; instead call_with_retries {got}"
+        return Broken(f"the caller must see the {bug}; instead call_with_retries {got}", final=True)
     return None
 
 
 @checks.invariant("gives-up-with-the-error")
-def gives_up(outcome: dict, ctx: Any) -> str | None:
+def gives_up(outcome: dict, ctx: Any) -> str | Broken | None:
     """When every attempt fails with a transient error, all max_attempts are made and the last attempt's error reaches the caller."""
     if not _always_fails(outcome):
         return None
     kind = outcome["plan"][-1]
     error = outcome.get("error")
     if error is None:
-        return f"every attempt failed, yet call_with_retries returned {outcome.get('value')!r} instead of raising"
+        why = f"every attempt failed, yet call_with_retries returned {outcome.get('value')!r} instead of raising"
+        return Broken(why, final=True)
     if len(outcome["attempts"]) < MAX_ATTEMPTS:
         return f"gave up after {len(outcome['attempts'])} attempts; a transient error deserves {MAX_ATTEMPTS}"
     if not isinstance(_cause(error), SEEN[kind]):
-        return f"after the last attempt the caller must see its {SEEN[kind].__name__}, not {_describe(error)}"
+        why = f"after the last attempt the caller must see its {SEEN[kind].__name__}, not {_describe(error)}"
+        return Broken(why, final=True)
     return None
 
 
 @checks.invariant("returns-the-result")
-def returns_result(outcome: dict, ctx: Any) -> str | None:
+def returns_result(outcome: dict, ctx: Any) -> str | Broken | None:
     """When an attempt can still succeed, call_with_retries returns the task's result."""
     if _first_bug(outcome) is not None or _always_fails(outcome):
         return None
@@ -235,9 +238,10 @@ def returns_result(outcome: dict, ctx: Any) -> str | None:
         return None
     error = outcome.get("error")
     if error is not None:
-        return (
+        return Broken(
             f"an attempt could still succeed (after {len(outcome['attempts'])} attempts), "
-            f"but call_with_retries raised {_describe(error)}"
+            f"but call_with_retries raised {_describe(error)}",
+            final=True,
         )
     return f"returned {outcome.get('value')!r}, not the task's result {RESULT!r}"
 

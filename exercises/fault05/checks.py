@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks, Service
+from faultlines.grader.checks import Broken, Checks, Service
 from miniray import sim
 
 checks = Checks()
@@ -130,27 +130,28 @@ def second_client(sub: Any, ctx: Any) -> Any:
 
 
 @checks.invariant("charged-at-most-once")
-def at_most_once(outcome: dict, ctx: Any) -> list[str]:
+def at_most_once(outcome: dict, ctx: Any) -> list[Broken]:
     """No order's card is charged twice: not by a retry after a crash, nor by a second client."""
     problems = []
     for oid in ORDERS:
         mine = [c["id"] for c in outcome["charges"] if c["order"] == oid]
         if len(mine) > 1:
             attempts = [c["attempt"] for c in outcome["charges"] if c["order"] == oid]
-            problems.append(
-                f"order {oid} charged {len(mine)} times ({', '.join(mine)}; by {', '.join(attempts)})"
-            )
+            why = f"order {oid} charged {len(mine)} times ({', '.join(mine)}; by {', '.join(attempts)})"
+            problems.append(Broken(why, attempts=attempts))  # broken at the later attempt's charge
     return problems
 
 
 @checks.invariant("every-order-paid")
-def every_order_paid(outcome: dict, ctx: Any) -> list[str]:
+def every_order_paid(outcome: dict, ctx: Any) -> list[str | Broken]:
     """Every order ends charged and marked paid with its own charge."""
-    problems = []
+    problems: list[str | Broken] = []
     for oid in ORDERS:
         mine = [c["id"] for c in outcome["charges"] if c["order"] == oid]
         if oid in outcome["errors"]:
-            problems.append(f"order {oid}: process_order failed with {outcome['errors'][oid]}")
+            problems.append(
+                Broken(f"order {oid}: process_order failed with {outcome['errors'][oid]}", final=True)
+            )
         elif not mine:
             problems.append(f"order {oid} was never charged")
         elif outcome["paid"][oid] is None:

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks, Service
+from faultlines.grader.checks import Broken, Checks, Service
 from miniray import sim
 from miniray.liveness import BlobStore
 
@@ -108,7 +108,7 @@ def _final(shard: int) -> str:
 
 
 @checks.invariant("written-once")
-def written_once(outcome: dict, ctx: Any) -> list[str]:
+def written_once(outcome: dict, ctx: Any) -> list[Broken]:
     """Each shard's final path is written once, by one attempt (a put or a rename onto it): no reader sees it change."""
     problems = []
     for shard in SHARDS:
@@ -120,21 +120,23 @@ def written_once(outcome: dict, ctx: Any) -> list[str]:
         ]
         if len(writes) > 1:
             who = ", ".join(f"{e.attempt} {e.op}" for e in writes)
-            problems.append(
-                f"{path} was written {len(writes)} times ({who}): a reader may have seen the first"
-            )
+            why = f"{path} was written {len(writes)} times ({who}): a reader may have seen the first"
+            problems.append(Broken(why, attempts=[e.attempt for e in writes]))
     return problems
 
 
 @checks.invariant("every-shard-committed")
-def committed(outcome: dict, ctx: Any) -> list[str]:
+def committed(outcome: dict, ctx: Any) -> list[str | Broken]:
     """When the job ends, every shard's final path holds one attempt's complete output (both of its rows)."""
-    problems = []
+    problems: list[str | Broken] = []
     for shard in SHARDS:
         path = _final(shard)
         data = outcome["files"].get(path)
         if shard in outcome["errors"]:
-            problems.append(f"shard {shard}: the task failed with {outcome['errors'][shard]}")
+            # Ray gave the shard's task up: it broke there.
+            problems.append(
+                Broken(f"shard {shard}: the task failed with {outcome['errors'][shard]}", final=True)
+            )
         elif data is None:
             problems.append(f"{path} is missing after the job finished")
         elif (

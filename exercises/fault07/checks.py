@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks, Service
+from faultlines.grader.checks import Broken, Checks, Service
 from miniray.liveness import LeaseHeldError, ServiceError
 
 checks = Checks()
@@ -105,16 +105,17 @@ def _run(sub: Any, ctx: Any, stubborn: bool) -> dict:
 
 
 @checks.invariant("no-stale-write")
-def no_stale(outcome: dict, ctx: Any) -> list[str]:
+def no_stale(outcome: dict, ctx: Any) -> list[Broken]:
     """Once a write with a newer fencing token is applied, no write with an older token is applied after it."""
     problems = []
     best = 0
     for value, token, holder in outcome["store"].applied:
         if token < best:
-            problems.append(
+            why = (
                 f"{holder}'s write {value!r} with token {LEASE}:{token} was applied after a write with "
                 f"{LEASE}:{best}: a zombie leader overwrote its successor"
             )
+            problems.append(Broken(why, attempts=[holder]))
         best = max(best, token)
     return problems
 

@@ -26,7 +26,7 @@ import types
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Broken, Checks
 from miniray import exceptions as rex
 from miniray import sim
 from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -201,7 +201,7 @@ def own_policy(outcome: dict, ctx: Any) -> str | None:
 
 
 @checks.invariant("healthy-node-not-blamed")
-def healthy_not_blamed(outcome: dict, ctx: Any) -> list[str]:
+def healthy_not_blamed(outcome: dict, ctx: Any) -> list[Broken]:
     """A healthy node is never blacklisted: only failures that implicate a node count, and it takes three."""
     problems = []
     for node in outcome.get("blacklisted", []):
@@ -209,15 +209,16 @@ def healthy_not_blamed(outcome: dict, ctx: Any) -> list[str]:
             continue
         upto = outcome["failures"][: outcome["when"][node]]
         mine = [f for f in upto if f["node"] == node]
-        problems.append(
+        why = (
             f"{node} is healthy but was blacklisted after {len(mine)} failure{'s' if len(mine) != 1 else ''}: "
             f"{_describe(mine) or 'none of its own'}"
         )
+        problems.append(Broken(why, final=bool(mine)))  # blamed for failures Ray gave up on
     return problems
 
 
 @checks.invariant("bad-node-blacklisted")
-def bad_node_blacklisted(outcome: dict, ctx: Any) -> str | None:
+def bad_node_blacklisted(outcome: dict, ctx: Any) -> Broken | None:
     """The bad node is blacklisted as soon as three of its failures implicate it, and gets no work after."""
     if "failures" not in outcome:
         return None
@@ -226,22 +227,24 @@ def bad_node_blacklisted(outcome: dict, ctx: Any) -> str | None:
         return None
     mine = [f for f in outcome["failures"] if f["node"] == bad and _implicates(f)]
     if len(mine) > THRESHOLD:
-        return (
+        return Broken(
             f"{bad} failed {len(mine)} attempts that implicate it ({_describe(mine)}) "
-            f"and was still given work after the {THRESHOLD}rd"
+            f"and was still given work after the {THRESHOLD}rd",
+            final=True,
         )
     if len(mine) == THRESHOLD and bad not in outcome["blacklisted"]:
-        return f"{bad} failed {THRESHOLD} attempts that implicate it ({_describe(mine)}) and was never blacklisted"
+        why = f"{bad} failed {THRESHOLD} attempts that implicate it ({_describe(mine)}) and was never blacklisted"
+        return Broken(why, final=True)
     return None
 
 
 @checks.invariant("every-good-record-done")
-def every_good_record_done(outcome: dict, ctx: Any) -> list[str]:
+def every_good_record_done(outcome: dict, ctx: Any) -> list[Broken]:
     """Every well-formed record is processed on some node."""
     if "failures" not in outcome:
         return []
-    return [
-        f"record {r} was never processed: {outcome['given_up'][r]}"
+    return [  # a record Ray gave up on
+        Broken(f"record {r} was never processed: {outcome['given_up'][r]}", final=True)
         for r in range(RECORDS)
         if r not in MALFORMED and r not in outcome["done"]
     ]

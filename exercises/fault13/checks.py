@@ -13,7 +13,8 @@ import time
 from typing import Any
 
 import miniray as ray
-from faultlines.grader.checks import Checks
+from faultlines.grader.checks import Broken, Checks
+from faultlines.reading import Kind
 from miniray import sim
 from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -100,13 +101,12 @@ def _simulated(ctx: Any, outcome: dict) -> str:
     """What Ray did, read from the run's event log: the most severe of its reactions."""
     if outcome["errors"]:
         return f"fails: {outcome['errors'][0]}"
-    records = ctx.records
-    kinds = [r.kind for r in records]
-    if "task.reconstruct" in kinds:
+    reading = ctx.reading
+    if reading.count(Kind.TASK_RECONSTRUCT):
         return "reconstructed"
-    if any(r.kind == "actor.state" and r.fields.get("state") == "RESTARTING" for r in records):
+    if "RESTARTING" in reading.actor_states():
         return "restarted"
-    if any(r.kind == "task.start" and not r.fields["attempt"].endswith("/1") for r in records):
+    if any(a.number != 1 for a in reading.attempts() if a.started is not None):
         return "retried"
     return "unaffected"
 
@@ -137,7 +137,7 @@ def _normal(answer: Any) -> str:
 
 
 @checks.invariant("row-matches-simulation")
-def matches(outcome: dict, ctx: Any) -> str | None:
+def matches(outcome: dict, ctx: Any) -> str | Broken | None:
     """Each row's answer is what the simulated run with that row's fault shows Ray doing."""
     row, answer, simulated = outcome["row"], outcome["answer"], outcome["simulated"]
     if answer is None:
@@ -152,4 +152,5 @@ def matches(outcome: dict, ctx: Any) -> str | None:
         )
     if _normal(answer) == simulated:
         return None
-    return f"row {row!r}: the table says {answer!r}; the simulated run says {simulated!r}"
+    why = f"row {row!r}: the table says {answer!r}; the simulated run says {simulated!r}"
+    return Broken(why, final=simulated.startswith("fails"))  # where Ray gave up, if it did

@@ -21,37 +21,25 @@ mistake is made of and drops the rest:
 - A crash's step is named by the journal operation just before it ("after api.charge",
   "#2" when that operation came twice), or "at start".
 - A node fault after a kernel event is placed after the last thing the log shows before it
-  struck (its kind and what it concerned), bookkeeping records left out.
+  struck (its kind and what it concerned), leaving out what says nothing about where the run
+  was: object store traffic, and faults striking (the run's reading, `Reading.landmarks`).
 
 What cannot be placed (a move that never struck in the run given) keeps its raw token. Pure
-data in, strings out: the grader calls `schedule()` on the failing run it reports, and the class
-map (faultlines/classmap) groups on the result.
+data in, strings out: the grader calls `schedule()` on the reading of the failing run it
+reports, and the class map (faultlines/classmap) groups on the result.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from miniray.sim import Kind
+from faultlines.reading import Lane, Reading, table
 
-# Records that say nothing about where the run was: memory bookkeeping, and the fault itself
-# with what it did at once (a node it froze).
-QUIET = frozenset(
-    {
-        "object.free",
-        "object.copy",
-        "object.evict",
-        "object.spill",
-        "object.restore",
-        "fault",
-        Kind.NODE_PAUSED,
-    }
-)
 _KEY = re.compile(r"^(?P<name>[^#\s]+)#(?P<rest>\d+(?:/\d+)?)$")  # count#1/1, Tally.add#2/1, Tally#1
 _ACTOR = re.compile(r"^(?P<cls>[A-Za-z_][\w]*)\((?P<id>[0-9a-f]+)\)$")  # Tagger(54d6d5da)
 _OPS_WITH_NAMES = ("submit ", "create actor ", "call ")
@@ -99,16 +87,15 @@ class Names:
                 return prefix + (self.actor(name) if prefix == "create actor " else self.function(name))
         return op
 
-    def learn(self, journals: Mapping[str, Sequence[tuple[str, str]]], records: Sequence[Any]) -> None:
+    def learn(self, reading: Reading) -> None:
         """Meet every name in the order the run shows them: the log first (submissions and
         actor creations, in the order the driver made them), then the journals."""
-        for record in records:
-            fields = record.fields
-            if record.kind == "task.submit":
-                self.function(str(fields.get("task", "")))
-            elif record.kind == "actor.create":
-                self.key(str(fields.get("actor", "")))
-        for key, entries in journals.items():
+        for lane, name in reading.made():
+            if lane is Lane.TASKS:
+                self.function(name)
+            else:
+                self.key(name)
+        for key, entries in reading.journals.items():
             self.key(key)
             for op, _site in entries:
                 self.op(op)
@@ -137,7 +124,7 @@ def _crash_place(names: Names, journal: Sequence[tuple[str, str]] | None, step: 
 
 def _subject(names: Names, record: Any) -> str:
     fields = record.fields
-    if record.kind == "effect":  # a call to a service: which one, and who made it
+    if table.of(record.kind).lane is Lane.SERVICES:  # a call to a service: which one, and who made it
         return f"{fields.get('service')}.{fields.get('op')} by {names.key(str(fields.get('attempt', '')))}"
     if "attempt" in fields:
         return names.key(str(fields["attempt"]))
@@ -149,20 +136,16 @@ def _subject(names: Names, record: Any) -> str:
     return str(fields.get("node", ""))
 
 
-def _event_place(names: Names, records: Sequence[Any], token: str) -> str | None:
-    """After the last visible record before the fault `token` struck, or None if it never did."""
-    struck = next(
-        (i for i, r in enumerate(records) if r.kind == "fault" and r.fields.get("fault") == token), None
-    )
+def _event_place(names: Names, reading: Reading, token: str) -> str | None:
+    """After the last landmark before the fault `token` struck, or None if it never did."""
+    struck = reading.struck(token)
     if struck is None:
         return None
-    shown = [f"{r.kind} {_subject(names, r)}".strip() for r in records[:struck] if r.kind not in QUIET]
+    shown = [f"{r.kind} {_subject(names, r)}".strip() for r in reading.landmarks(before=struck.index)]
     return f"after {_nth(shown, len(shown) - 1)}" if shown else "at start"
 
 
-def move(
-    token: str, names: Names, journals: Mapping[str, Sequence[tuple[str, str]]], records: Sequence[Any]
-) -> str:
+def move(token: str, names: Names, reading: Reading) -> str:
     """One move of a schedule in its canonical words (see the module's docstring)."""
     kind, target, args = _split(token)
     if kind == "client":
@@ -171,11 +154,11 @@ def move(
     kept: list[str] = []
     for key, value in args:
         if key == "step" and kind == "crash":
-            place = _crash_place(names, journals.get(target), int(value))
+            place = _crash_place(names, reading.journals.get(target), int(value))
             if place is None:
                 return token
         elif key == "after_event":
-            place = _event_place(names, records, token)
+            place = _event_place(names, reading, token)
             if place is None:
                 return token
         else:
@@ -183,17 +166,12 @@ def move(
     return " ".join([kind, names.key(target), *([place] if place else []), *kept])
 
 
-def schedule(
-    tokens: Sequence[str],
-    journals: Mapping[str, Sequence[tuple[str, str]]],
-    records: Sequence[Any],
-    keep: Collection[str] = (),
-) -> list[str]:
-    """The canonical form of a schedule, given the run it failed in (its journals and log);
-    `keep`: names the exercise fixes, which stay as they are."""
+def schedule(tokens: Sequence[str], reading: Reading, keep: Collection[str] = ()) -> list[str]:
+    """The canonical form of a schedule, given the reading of the run it failed in (its log and
+    journals); `keep`: names the exercise fixes, which stay as they are."""
     names = Names(keep)
-    names.learn(journals, records)
-    return [move(token, names, journals, records) for token in tokens]
+    names.learn(reading)
+    return [move(token, names, reading) for token in tokens]
 
 
 @cache

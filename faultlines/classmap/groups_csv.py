@@ -15,6 +15,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from faultlines.grader.safe_text import visible
+
 from .groups import ClassMap
 
 HEADER = ["exercise", "invariant", "schedule", "hint", "count", "submissions"]
@@ -36,7 +38,8 @@ def rows(cmap: ClassMap) -> list[list[str]]:
 
 
 def write(cmap: ClassMap, path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
+    # A key (a file name) or a message may hold what UTF-8 cannot write: escaped, never an error.
+    with open(path, "w", newline="", encoding="utf-8", errors="backslashreplace") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(HEADER)
-        writer.writerows(rows(cmap))
+        writer.writerows([[visible(cell) for cell in row] for row in rows(cmap)])

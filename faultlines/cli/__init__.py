@@ -3,7 +3,8 @@ passed, 1 some failed, 2 bad input (one readable line), 130 interrupted.
 
 How a student's code is run (a jail, or in-process when asked) is cli/isolation.py's; the
 jailed side itself is faultlines.sandbox. `local` and `child` are `--unsafe-local`'s grading;
-`judge_process` is what grade-all starts per submission.
+`judge_process` is grade-all's judge: one process per submission, forked fresh from a template
+that loads the exercise once (`judges` starts the templates). `signals`: SIGTERM as Terminated.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ import faulthandler
 import os
 import signal
 import sys
+
+from faultlines.grader.safe_text import visible
+
+from .signals import Terminated, install
 
 
 class UsageError(Exception):
@@ -40,13 +45,8 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def _terminated(signum: int, frame: object) -> None:
-    # SIGTERM (`timeout`, a batch system) unwinds like Ctrl-C: every jail is closed on the way out.
-    raise SystemExit(128 + signum)
-
-
 def main(argv: list[str]) -> int:
-    signal.signal(signal.SIGTERM, _terminated)
+    install()  # SIGTERM unwinds like Ctrl-C (signals.py), never as the learner's sys.exit()
     if hasattr(signal, "SIGUSR1"):
         # `kill -USR1 <pid>` prints every thread's stack to stderr: a stuck grade-all says where.
         faulthandler.register(signal.SIGUSR1, all_threads=True)
@@ -57,11 +57,14 @@ def main(argv: list[str]) -> int:
         return status
     except UsageError as e:
         line = str(e).splitlines()[0] if str(e) else "bad input"
-        print("\n".join([line, *e.shown]), file=sys.stderr)
+        print("\n".join([visible(line), *e.shown]), file=sys.stderr)  # a submission's words, shown escaped
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except Terminated as e:
+        print("\nterminated", file=sys.stderr)
+        return 128 + e.signum
     except BrokenPipeError:
         # The reader closed the pipe (`grade ... | head`): no traceback, and no second error when
         # the interpreter flushes stdout on its way out.

@@ -50,7 +50,8 @@ def write(
         groups.name_catalogued(cmap, lambda ex: catalogue.by_signature(ex, hidden.get(ex)))
         made = pages.result()
     groups_csv.write(cmap, out / "groups.csv")
-    (out / "report.html").write_text(page.render(cmap, notes=plan.problems), encoding="utf-8")
+    html = page.render(cmap, notes=plan.problems)  # a file name may hold what UTF-8 cannot write
+    (out / "report.html").write_text(html, encoding="utf-8", errors="backslashreplace")
     fallback = sum(1 for how in made.values() if how != replays.DEBUGGER)
     note = f" ({fallback} from the report alone: see each page)" if fallback else ""
     named, failures = cmap.in_named_groups, cmap.failures

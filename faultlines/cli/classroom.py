@@ -6,9 +6,13 @@
                                          one row "bob/" saying it is ambiguous
     submissions/cy/ (no .py)          -> one row "cy/" saying so
     submissions/notes.txt             -> one row "notes.txt": not a Python file
+    submissions/eve.py -> elsewhere   -> one row "eve.py": a symbolic link, not graded (and so
+                                         for a FIFO or a device: not a regular file)
 
-Nothing is dropped without a row. A folder with several .py files is read with `ast` only (never
-run) to find which one defines every entry function at its top level.
+Nothing is dropped without a row. A submission is a regular file inside the class folder: a
+symbolic link (to a file, or a student's folder) is never followed, and inside a student's
+folder only regular files are candidates. A folder with several .py files is read with `ast`
+only (never run) to find which one defines every entry function at its top level.
 
 `StudentResult` is one row, apart from how it is written (summary.py renders the CSV and the
 Gradescope files); a class map built later groups these by the same key.
@@ -17,10 +21,12 @@ Gradescope files); a class map built later groups these by the same key.
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from faultlines.grader.report import Report
+from faultlines.sandbox import source
 from faultlines.sandbox.run import failed
 
 GRADED, BAD_INPUT, CRASHED, SKIPPED = "graded", "bad-input", "crashed", "skipped"
@@ -66,9 +72,12 @@ def find(folder: Path, entries: list[str], exclude: list[Path]) -> list[Student]
     left_out = {p.resolve() for p in exclude}
     students: list[Student] = []
     for path in sorted(folder.iterdir()):
-        if _ignored(path) or path.resolve() in left_out:
+        if _ignored(path) or (not path.is_symlink() and path.resolve() in left_out):
             continue
-        if path.is_dir():
+        why = source.refusal(path)
+        if why == source.SYMLINK or (why is not None and not path.is_dir()):
+            students.append(Student(path.name, None, why))
+        elif path.is_dir():
             students.append(_one_of(folder, path, entries))
         elif path.suffix == ".py":
             students.append(Student(path.name, path))
@@ -77,10 +86,26 @@ def find(folder: Path, entries: list[str], exclude: list[Path]) -> list[Student]
     return students
 
 
+def _python_files(student: Path) -> tuple[list[Path], list[Path]]:
+    """(regular .py files, .py names that are links or special files) under `student`, never
+    through a link to a folder."""
+    files: list[Path] = []
+    refused: list[Path] = []
+    for root, dirs, names in os.walk(student):  # os.walk never follows a link to a folder
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(names):
+            path = Path(root) / name
+            if name.endswith(".py") and not name.startswith("."):
+                (refused if source.refusal(path) else files).append(path)
+    return files, refused
+
+
 def _one_of(folder: Path, student: Path, entries: list[str]) -> Student:
     key = f"{student.name}/"
-    files = sorted(p for p in student.rglob("*.py") if not any(_ignored(part) for part in _parts(p, student)))
+    files, refused = _python_files(student)
     if not files:
+        if refused:
+            return Student(_key(folder, refused[0]) if len(refused) == 1 else key, None, source.SYMLINK)
         return Student(key, None, "no .py file in it, not graded")
     if len(files) == 1:
         return Student(_key(folder, files[0]), files[0])
@@ -94,9 +119,9 @@ def _one_of(folder: Path, student: Path, entries: list[str]) -> Student:
     return Student(key, None, f"ambiguous: {which} each define {names}; not graded")
 
 
-def _parts(path: Path, root: Path) -> list[Path]:
-    rel = path.relative_to(root)
-    return [root / Path(*rel.parts[: i + 1]) for i in range(len(rel.parts))]
+def source_of(path: Path) -> str:
+    """A submission's text, read as a regular file only (never through a link)."""
+    return source.read(path)
 
 
 def _key(folder: Path, path: Path) -> str:
@@ -106,7 +131,7 @@ def _key(folder: Path, path: Path) -> str:
 def _defines(path: Path, entries: list[str]) -> bool:
     """Whether the file's top level binds every entry name (read with ast, never run)."""
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = ast.parse(source.read(path), str(path))
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return False
     bound: set[str] = set()

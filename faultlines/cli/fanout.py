@@ -1,12 +1,14 @@
-"""grade-all's workers: a judge process per submission here, or a Ray task per submission.
+"""grade-all's workers: a judge process per submission here, or a Ray worker per submission.
 
-Locally, each submission gets its own judge process (cli/judge_process.py), which starts its own
-jail; `jobs` of them run at once. Whatever happens to one (its jail breaks, it is killed, it runs
-past its time) is that submission's row: "crashed the grader's sandbox: ...", and the class goes
-on. Interrupted (Ctrl-C, SIGTERM), every judge still running is killed, and its jail with it.
+Locally, each submission gets a judge process of its own (cli/judge_process.py: forked fresh from
+a template that grades nothing), which starts its own jail; `jobs` of them run at once. Whatever
+happens to one (its jail breaks, it is killed, it runs past its time) is that submission's row:
+"crashed the grader's sandbox: ...", and the class goes on; nothing it did reaches the next.
+Interrupted (Ctrl-C, SIGTERM), every judge still running is killed, and its jail with it.
 
 With Ray, each node must sandbox: `check_nodes` runs the probe on every alive node first and the
-run refuses if one lacks it (or pass --unsafe-local); each task checks again on its node.
+run refuses if one lacks it (or pass --unsafe-local); each task checks again on its node, and a
+Ray worker process grades one submission only (`max_calls=1`), then exits.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from faultlines.grader.report import Report
+from faultlines.grader.safe_text import visible, visible_data
 from faultlines.sandbox.run import SANDBOX_CRASH, Verdict, failed
 
-from . import UsageError, local
+from . import UsageError, classroom, local
 from .classroom import BAD_INPUT, CRASHED, GRADED, Student, StudentResult
 from .isolation import Isolation
 from .judges import Judge, JudgeLost
@@ -30,12 +33,15 @@ JUDGE_MARGIN_S = 120  # past the jail's own wall limit, a judge process is kille
 
 
 def result_of(key: str, verdict: Verdict) -> StudentResult:
+    """One row. What the submission put in its report (a message, a repr) is made safe text once,
+    here, for every file grade-all writes: the CSV, the Gradescope files, the class map."""
+    report = Report.from_dict(visible_data(verdict.report.to_dict()))
     if verdict.bad_input is not None:
-        return StudentResult(key, verdict.report, BAD_INPUT, verdict.bad_input)
-    error = verdict.report.error or ""
+        return StudentResult(key, report, BAD_INPUT, visible(verdict.bad_input))
+    error = report.error or ""
     if error.startswith(SANDBOX_CRASH):
-        return StudentResult(key, verdict.report, CRASHED, error)
-    return StudentResult(key, verdict.report, GRADED)
+        return StudentResult(key, report, CRASHED, error)
+    return StudentResult(key, report, GRADED)
 
 
 def crashed(exercise: str, key: str, why: str) -> StudentResult:
@@ -78,12 +84,14 @@ class LocalJudges:
                 self._judges.add(judge)
         try:
             data = judge.grade(str(student.path.resolve()), self.iso.limits.wall_seconds + JUDGE_MARGIN_S)
+            if "lost" in data:  # that submission's judge died; the template goes on
+                return crashed(self.exercise, student.key, str(data["lost"]))
             verdict = Verdict(Report.from_dict(data["report"]), data.get("bad_input"))
         except (JudgeLost, KeyError, TypeError, ValueError) as e:
             judge.kill()
             with self._lock:
                 self._judges.discard(judge)
-            self._mine.judge = None  # the next submission gets a new judge
+            self._mine.judge = None  # the next submission gets a new template
             why = (
                 str(e)
                 if isinstance(e, JudgeLost)
@@ -141,7 +149,8 @@ def ray_grade(
 ) -> list[StudentResult]:
     mode, wall = iso.mode, iso.limits.wall_seconds
 
-    @ray.remote(num_cpus=1)
+    # One submission per Ray worker process: the next gets a fresh one (max_calls=1).
+    @ray.remote(num_cpus=1, max_calls=1)
     def grade_remote(source: str, name: str) -> dict:
         import tempfile
         from pathlib import Path as P
@@ -159,11 +168,13 @@ def ray_grade(
                 plan = machine.probe()
                 if not plan.jailed:  # a node that joined after the check
                     return {"refused": plan.describe()}
-                verdict = run.grade_file(exercise, path, hidden, plan, Limits(wall_seconds=wall))
+                limits = Limits(wall_seconds=wall)
+                run.limit_judge(limits)
+                verdict = run.grade_file(exercise, path, hidden, plan, limits)
         return {"report": verdict.report.to_dict(), "bad_input": verdict.bad_input}
 
     try:
-        refs = [grade_remote.remote(s.path.read_text(), s.path.name) for s in students if s.path is not None]
+        refs = [grade_remote.remote(classroom.source_of(s.path), s.path.name) for s in students if s.path]
         pending = list(refs)
         while pending:
             _ready, pending = ray.wait(pending, num_returns=1)

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from faultlines.grader import exercise, render_json, render_text, submission
+from faultlines.sandbox import source
 
 from . import UsageError, isolation
 
@@ -55,7 +56,7 @@ def check_exercise(exercise_id: str) -> None:
 def shown_source(path: Path) -> list[str]:
     """Under a submission's bad-input line: a syntax error's line and caret, if it has one."""
     try:
-        return submission.syntax_excerpt(path.read_text(encoding="utf-8"))
+        return submission.syntax_excerpt(source.read(path))
     except (OSError, UnicodeDecodeError):
         return []
 
@@ -65,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
     check_exercise(args.exercise)
     if not Path(args.submission).is_file():
         raise UsageError(f"{args.submission}: no such file")
+    refused = source.refusal(Path(args.submission))  # a link is not graded as what it points to
+    if refused is not None:
+        raise UsageError(f"{args.submission}: {refused}")
     hidden = hidden_text(args.hidden, args.exercise)
     iso = isolation.choose(args, "--hidden" if args.hidden else None)
     verdict = isolation.grade_one(iso, args.exercise, Path(args.submission), hidden)

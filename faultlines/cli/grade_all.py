@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from faultlines.grader.safe_text import visible
+
 from . import UsageError, class_folder, class_report, classroom, fanout, isolation, summary
 from .class_folder import Batch
 from .classroom import StudentResult
@@ -163,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     for batch, rows in results:
         for r in rows:
             if r.status in (classroom.SKIPPED, classroom.CRASHED):
-                print(f"{batch.prefix}{r.key}: {r.message}", file=sys.stderr)
+                print(visible(f"{batch.prefix}{r.key}: {r.message}"), file=sys.stderr)
         print(f"graded {len(rows)} submissions of {batch.exercise}: {batch.out / 'summary.csv'}")
     if report is not None:
         handins = [h for batch, rows in results for h in class_report.handins(batch, rows)]

@@ -70,4 +70,5 @@ def choose(args: argparse.Namespace, needs_sandbox: str | None) -> Isolation:
 def grade_one(iso: Isolation, exercise: str, path: Path, hidden: str | None) -> Verdict:
     if iso.mode == "unsafe-local":
         return local.run(exercise, path, hidden, wall_seconds=iso.limits.wall_seconds)
+    run.limit_judge(iso.limits)  # this process is the judge of one submission
     return run.grade_file(exercise, path, hidden, iso.plan, iso.limits)

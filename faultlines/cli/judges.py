@@ -1,10 +1,11 @@
 """grade-all's side of its judge processes (judge_process.py): start one, hand it a submission,
 read its verdict within a time limit, and start another when one is lost.
 
-A judge grades submissions one after another (starting a Python and loading the exercise once
-per judge, not once per submission). What one submission does stays with its row: a judge that
-dies, answers garbage or runs past its time is killed, that submission is "crashed the grader's
-sandbox: ...", and the next one gets a fresh judge.
+A judge is a template that loads the exercise once (a Python started and the checks loaded once
+per template, not once per submission) and forks a fresh process for each submission it is
+handed. What one submission does stays with its row: a template that dies, answers garbage or
+runs past its time is killed, that submission is "crashed the grader's sandbox: ...", and the
+next one gets a fresh template.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from faultlines.debugger.session import ExerciseSource
 from faultlines.grader import exercise, grade, render_text, share, submission, tokens
 from faultlines.grader.submission import BadSubmission
 from faultlines.sandbox import run as jailed
+from faultlines.sandbox.source import read as read_submission
 
 from . import UsageError, isolation
 
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{path}: no such file")
     else:
         try:
-            source = path.read_text(encoding="utf-8")
+            source = read_submission(path)  # a link is refused, never followed
         except (OSError, UnicodeDecodeError) as e:
             raise UsageError(f"{path}: cannot be read ({e})") from None
     sub, outcome, wrote = _outcome(args, ex, token, path, source)

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from faultlines.grader import render_json
+from faultlines.grader.safe_text import visible
 
 from .classroom import StudentResult
 
@@ -18,18 +19,20 @@ COLUMNS = ["submission", "score", "max_score", "passed", "status", "first_failur
 
 
 def write_csv(results: list[StudentResult], path: Path) -> None:
-    with open(path, "w", newline="") as handle:
+    """Every row, whatever a submission's text holds: each cell shown escaped (safe_text), and a
+    character UTF-8 cannot write escaped too, never an error that loses the rows after it."""
+    with open(path, "w", newline="", encoding="utf-8", errors="backslashreplace") as handle:
         writer = csv.writer(handle)
         writer.writerow(COLUMNS)
         for r in results:
             writer.writerow(
                 [
-                    r.key,
+                    visible(r.key),
                     f"{r.report.score:g}",
                     f"{r.report.max_score:g}",
                     r.passed,
                     r.status,
-                    r.first_failure,
+                    visible(r.first_failure),
                 ]
             )
 

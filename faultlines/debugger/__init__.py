@@ -1,9 +1,9 @@
 """The debugger: a run as lanes you step through event by event, with the state at each event,
 the learner's line that caused it, what-if re-runs and a passing run to compare with.
 
-    model.py    the run folded into per-event states (only miniray.sim's public Run is read)
-    sites.py    code links: the learner's line behind each event (journals and a record listener)
-    verdict.py  which invariant broke, and at which event
+    model.py    the run's reading (faultlines/reading) stepped event by event: per-event states
+    sites.py    code links: the learner's line behind each event, as the reading found it
+    verdict.py  which invariant broke, and at which event (from the violation's data)
     compare.py  the passing run and the first event where the two differ
     recorded.py the reference's runs on the public fixed schedules, recorded as events
     session.py  where runs come from (an exercise's scenario, a Playground scenario) and re-runs
@@ -38,9 +38,14 @@ def debug(run: sim.Run, scenario: Any = None, title: str = "your run") -> Debugg
     return Debugger(source, from_run(run, title))
 
 
-def for_failure(ex: Any, sub: Any, scenario: str, schedule: tuple[str, ...], invariant: str) -> Debugger:
-    """A debugger for one failing schedule of an exercise, re-run on the learner's submission."""
+def for_failure(
+    ex: Any, sub: Any, scenario: str, schedule: tuple[str, ...], invariant: str, reported: Any = None
+) -> Debugger:
+    """A debugger for one failing schedule of an exercise on the learner's submission: `reported`,
+    the grader's journaled run of it (grader.runner.Outcome), is shown as it is; without it the
+    schedule runs again."""
     from .widget import Debugger  # ipywidgets, only now (see the top)
 
     source = ExerciseSource(ex, sub, scenario, invariant)
-    return Debugger(source, source.run(tuple(schedule)))
+    snap = source.snapshot(reported) if reported is not None else source.run(tuple(schedule))
+    return Debugger(source, snap)

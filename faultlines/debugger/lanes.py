@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 
-from faultlines.timeline.lanes import ERROR, FAILED, OK, OPEN
+from faultlines.reading.lanes import ERROR, FAILED, OK, OPEN, Spans
 from faultlines.widgets import statechart
 from faultlines.widgets.statechart import END_LETTER, LANE_COLOURS, LANES, Band, Plot, Row, Strip
 from faultlines.widgets.svgplot import INK, PALETTE, Marker
@@ -38,7 +38,6 @@ GROUP_COLOURS = {
     "PENDING": PALETTE[5],
     "REMOVED": PALETTE[1],
 }
-ENDS = {"task.finish": OK, "task.error": ERROR, "task.fail": FAILED}
 MIN_TICK_GAP = 56  # pixels between two time labels on the axis
 
 
@@ -48,6 +47,7 @@ class Lanes:
     # (event, object, from the node row of an earlier copy or "", to the reader's node row)
     copies: list[tuple[int, str, str, str]] = field(default_factory=list)
     events: int = 0
+    marks: list[tuple[int, str, str]] = field(default_factory=list)  # (event, row, what happened)
 
 
 def _bands(changes: list[tuple[int, str]], end: int, text: dict[str, str] | None = None) -> list[Band]:
@@ -90,70 +90,20 @@ def _attempt_bar(attempt: str, start: int, end: int, kind: str, px_per_event: fl
 
 
 def build(model: Model, px_per_event: float = 24.0) -> Lanes:
-    n = len(model.events)
-    node_states: dict[str, list[tuple[int, str]]] = {}
-    workers: dict[str, list[str]] = {}  # node -> worker pids, in order of first appearance
-    worker_node: dict[str, str] = {}
-    bars: dict[str, list[Band]] = {}  # worker pid -> bars
-    running: dict[str, tuple[str, int]] = {}  # attempt -> (worker pid, start event)
-    actors: dict[str, list[tuple[int, str]]] = {}
-    groups: dict[str, list[tuple[int, str]]] = {}
-    held: dict[str, str] = {}  # object -> the first node a copy went to (where a later read copies from)
-    lanes = Lanes(events=n)
-
-    def add_worker(pid: str, node: str) -> None:
-        if pid not in worker_node:
-            worker_node[pid] = node
-            workers.setdefault(node, []).append(pid)
-
-    def end_attempt(attempt: str, index: int, kind: str) -> None:
-        started = running.pop(attempt, None)
-        if started is not None:
-            pid, start = started
-            bars.setdefault(pid, []).append(_attempt_bar(attempt, start, index + 1, kind, px_per_event))
-
-    for event in model.events:
-        f, i = event.fields, event.index
-        kind = event.kind
-        if kind == "node.add":
-            node_states[str(f["node"])] = [(i, "alive")]
-        elif kind == "node.died":
-            node_states.setdefault(str(f["node"]), []).append((i, "dead"))
-        elif kind == "node.resumed":
-            node_states.setdefault(str(f["node"]), []).append((i, "alive"))
-        elif kind == "fault":  # a node it froze (miniray's node.paused, folded into this event)
-            for table, node, row in event.changes:
-                if table == "nodes" and row is not None and row[1] == "paused":
-                    node_states.setdefault(node, []).append((i, "paused"))
-        elif kind == "task.start":
-            add_worker(str(f["worker"]), str(f["node"]))
-            running[str(f["attempt"])] = (str(f["worker"]), i)
-        elif kind in ENDS:
-            end_attempt(str(f["attempt"]), i, ENDS[kind])
-        elif kind == "actor.start":
-            add_worker(str(f["worker"]), str(f["node"]))
-            actors.setdefault(str(f["actor"]), []).append((i, "ALIVE" if not f["restart"] else "RESTARTING"))
-        elif kind == "actor.create":
-            actors.setdefault(str(f["actor"]), []).append((i, "PENDING_CREATION"))
-        elif kind == "actor.state":
-            actors.setdefault(str(f["actor"]), []).append((i, str(f["state"])))
-        elif kind == "pg.create":
-            groups.setdefault(str(f["pg"]), []).append((i, "PENDING"))
-        elif kind == "pg.state":
-            groups.setdefault(str(f["pg"]), []).append((i, str(f["new"])))
-        elif kind == "object.copy":
-            oid, node = str(f["object"]), str(f["node"])
-            lanes.copies.append((i, oid, held.get(oid, ""), node))
-            held.setdefault(oid, node)
-    for attempt in list(running):
-        end_attempt(attempt, n - 1, OPEN)
-    for node, changes in node_states.items():
+    """The chart's rows from the run's reading's lanes on the event axis (faultlines/reading)."""
+    spans: Spans = model.spans
+    n = spans.events
+    bars: dict[str, list[Band]] = {}  # worker pid -> its attempts' bars
+    for a in spans.attempts:
+        bars.setdefault(a.worker, []).append(_attempt_bar(a.attempt, a.start, a.end, a.kind, px_per_event))
+    lanes = Lanes(copies=list(spans.copies), events=n, marks=list(spans.marks))
+    for node, changes in spans.nodes.items():
         lanes.rows.append(Row(node, _bands(changes, n)))
-        for pid in workers.get(node, []):
+        for pid in spans.workers.get(node, []):
             lanes.rows.append(Row(f"worker {pid}", sorted(bars.get(pid, []), key=lambda b: b.start)))
-    for actor, changes in actors.items():
+    for actor, changes in spans.actors.items():
         lanes.rows.append(Row(actor, _bands(changes, n, {"PENDING_CREATION": "pending"})))
-    for group, changes in groups.items():
+    for group, changes in spans.groups.items():
         lanes.rows.append(Row(f"group {group}", _bands(changes, n)))
     return lanes
 
@@ -194,66 +144,13 @@ class Marks:
 
 def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[[Plot], list[str]]:
     def draw(plot: Plot) -> list[str]:
-        out = [
-            f'<rect class="fl-dbg-plot" x="{plot.left:.1f}" y="{plot.top:.1f}" width="{plot.width:.1f}" '
-            f'height="{plot.height:.1f}" fill="transparent" data-events="{lanes.events}" '
-            f'data-span="{max(marks.span, lanes.events)}"/>'
-        ]
-        later = plot.px(marks.start + 1)
-        out.append(  # the events after the cursor, shaded (the front end moves it with the cursor)
-            f'<rect class="fl-dbg-later" x="{later:.1f}" y="{plot.top:.1f}" '
-            f'width="{max(plot.left + plot.width - later, 0):.1f}" height="{plot.height:.1f}" '
-            'fill="var(--jp-layout-color0, #fff)" fill-opacity="0.55" pointer-events="none"/>'
-        )
+        out = _frame(plot, lanes, marks)
         if marks.ghost is not None:
-            out.append('<g class="fl-dbg-ghost" visibility="hidden">')
-            for row in marks.ghost.rows:
-                if row.label not in row_index:
-                    continue
-                y = plot.row_top(row_index[row.label]) + plot.row_height - 7
-                for band in row.bands:
-                    x0, x1 = plot.px(band.start), plot.px(band.end)
-                    out.append(
-                        f'<rect x="{x0:.1f}" y="{y:.1f}" width="{max(x1 - x0, 3):.1f}" height="5" fill="none" '
-                        f'stroke="{INK}" stroke-width="1.2" stroke-dasharray="2 2"><title>passing run: '
-                        f"{escape(band.tip)}</title></rect>"
-                    )
-            if marks.differ_at is not None:
-                # Just above the rows (the broken invariant's label is higher up): right of its
-                # line, or left of it near the plot's right end.
-                x = plot.px(marks.differ_at + 0.5)
-                right = x < plot.left + plot.width * 0.8
-                out.append(
-                    f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 12:.1f}" y2="{plot.top + plot.height:.1f}" '
-                    f'stroke="{PALETTE[0]}" stroke-width="2"/>'
-                    f'<text x="{x + (3 if right else -3):.1f}" y="{plot.top - 3:.1f}" '
-                    f'text-anchor="{"start" if right else "end"}" fill="{INK}">runs differ here</text>'
-                )
-            out.append("</g>")
-        for index, obj, source, node in lanes.copies:
-            if node not in row_index:
-                continue
-            x = plot.px(index + 0.5)
-            y_to = plot.row_top(row_index[node]) + plot.row_height / 2
-            y_from = (
-                plot.row_top(row_index[source]) + plot.row_height / 2 if source in row_index else plot.top
-            )
-            tip = -4 if y_to > y_from else 4
-            out.append(
-                f'<path d="M{x:.1f},{y_from:.1f} L{x:.1f},{y_to + tip:.1f} M{x - 3:.1f},{y_to + 2 * tip:.1f} '
-                f'L{x:.1f},{y_to + tip:.1f} L{x + 3:.1f},{y_to + 2 * tip:.1f}" stroke="{PALETTE[0]}" fill="none" '
-                f'stroke-width="1.5"><title>a read copies object {escape(obj)} to {escape(node)} '
-                f"(event {index + 1})</title></path>"
-            )
+            out += _ghost(plot, marks, row_index)
+        out += _copies(plot, lanes, row_index)
+        out += _marks(plot, lanes, row_index)
         if marks.violation is not None:
-            x = plot.px(marks.violation + 0.5)
-            out.append(
-                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 16:.1f}" y2="{plot.top + plot.height:.1f}" '
-                f'stroke="{BAD}" class="fl-dbg-bad-line" stroke-width="2.5"><title>{escape(marks.violation_label)}</title></line>'
-                f'<text x="{min(x + 4, plot.left + plot.width - 4):.1f}" y="{plot.top - 18:.1f}" '
-                f'text-anchor="{"start" if x < plot.left + plot.width * 0.7 else "end"}" fill="{BAD}" class="fl-dbg-bad-ink" '
-                f'font-weight="bold">✘ {escape(marks.violation_label)}</text>'
-            )
+            out += _violation(plot, marks.violation, marks.violation_label)
         x = plot.px(marks.start + 0.5)
         out.append(
             f'<line class="fl-dbg-cursor" x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 4:.1f}" '
@@ -262,6 +159,96 @@ def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[
         return out
 
     return draw
+
+
+def _frame(plot: Plot, lanes: Lanes, marks: Marks) -> list[str]:
+    """The plot's area (what the front end measures) and the shade over the events after the cursor."""
+    later = plot.px(marks.start + 1)
+    return [
+        f'<rect class="fl-dbg-plot" x="{plot.left:.1f}" y="{plot.top:.1f}" width="{plot.width:.1f}" '
+        f'height="{plot.height:.1f}" fill="transparent" data-events="{lanes.events}" '
+        f'data-span="{max(marks.span, lanes.events)}"/>',
+        # the events after the cursor, shaded (the front end moves it with the cursor)
+        f'<rect class="fl-dbg-later" x="{later:.1f}" y="{plot.top:.1f}" '
+        f'width="{max(plot.left + plot.width - later, 0):.1f}" height="{plot.height:.1f}" '
+        'fill="var(--jp-layout-color0, #fff)" fill-opacity="0.55" pointer-events="none"/>',
+    ]
+
+
+def _ghost(plot: Plot, marks: Marks, row_index: dict[str, int]) -> list[str]:
+    """The passing run's bars as outlines in the same rows, and where the runs part: hidden until
+    "Compare with a passing run" is ticked."""
+    assert marks.ghost is not None
+    out = ['<g class="fl-dbg-ghost" visibility="hidden">']
+    for row in marks.ghost.rows:
+        if row.label not in row_index:
+            continue
+        y = plot.row_top(row_index[row.label]) + plot.row_height - 7
+        for band in row.bands:
+            x0, x1 = plot.px(band.start), plot.px(band.end)
+            out.append(
+                f'<rect x="{x0:.1f}" y="{y:.1f}" width="{max(x1 - x0, 3):.1f}" height="5" fill="none" '
+                f'stroke="{INK}" stroke-width="1.2" stroke-dasharray="2 2"><title>passing run: '
+                f"{escape(band.tip)}</title></rect>"
+            )
+    if marks.differ_at is not None:
+        # Just above the rows (the broken invariant's label is higher up): right of its line, or
+        # left of it near the plot's right end.
+        x = plot.px(marks.differ_at + 0.5)
+        right = x < plot.left + plot.width * 0.8
+        out.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 12:.1f}" y2="{plot.top + plot.height:.1f}" '
+            f'stroke="{PALETTE[0]}" stroke-width="2"/>'
+            f'<text x="{x + (3 if right else -3):.1f}" y="{plot.top - 3:.1f}" '
+            f'text-anchor="{"start" if right else "end"}" fill="{INK}">runs differ here</text>'
+        )
+    out.append("</g>")
+    return out
+
+
+def _copies(plot: Plot, lanes: Lanes, row_index: dict[str, int]) -> list[str]:
+    """An arrow for each copy a read made, from the node of an earlier copy to the reader's."""
+    out = []
+    for index, obj, source, node in lanes.copies:
+        if node not in row_index:
+            continue
+        x = plot.px(index + 0.5)
+        y_to = plot.row_top(row_index[node]) + plot.row_height / 2
+        y_from = plot.row_top(row_index[source]) + plot.row_height / 2 if source in row_index else plot.top
+        tip = -4 if y_to > y_from else 4
+        out.append(
+            f'<path d="M{x:.1f},{y_from:.1f} L{x:.1f},{y_to + tip:.1f} M{x - 3:.1f},{y_to + 2 * tip:.1f} '
+            f'L{x:.1f},{y_to + tip:.1f} L{x + 3:.1f},{y_to + 2 * tip:.1f}" stroke="{PALETTE[0]}" fill="none" '
+            f'stroke-width="1.5"><title>a read copies object {escape(obj)} to {escape(node)} '
+            f"(event {index + 1})</title></path>"
+        )
+    return out
+
+
+def _marks(plot: Plot, lanes: Lanes, row_index: dict[str, int]) -> list[str]:
+    """A diamond on a row where a record's row in the reading's table asks for a mark."""
+    out = []
+    for index, row, text in lanes.marks:
+        if row not in row_index:
+            continue
+        x, y = plot.px(index + 0.5), plot.row_top(row_index[row]) + plot.row_height / 2
+        out.append(
+            f'<path class="fl-dbg-mark" d="M{x:.1f},{y - 5:.1f} L{x + 5:.1f},{y:.1f} L{x:.1f},{y + 5:.1f} '
+            f'L{x - 5:.1f},{y:.1f} Z" fill="{PALETTE[4]}" stroke="{INK}" stroke-width="1">'
+            f"<title>{escape(text)} (event {index + 1})</title></path>"
+        )
+    return out
+
+
+def _violation(plot: Plot, index: int, label: str) -> list[str]:
+    x = plot.px(index + 0.5)
+    return [
+        f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 16:.1f}" y2="{plot.top + plot.height:.1f}" '
+        f'stroke="{BAD}" class="fl-dbg-bad-line" stroke-width="2.5"><title>{escape(label)}</title></line>'
+        f'<text x="{min(x + 4, plot.left + plot.width - 4):.1f}" y="{plot.top - 18:.1f}" '
+        f'text-anchor="{"start" if x < plot.left + plot.width * 0.7 else "end"}" fill="{BAD}" class="fl-dbg-bad-ink" '
+        f'font-weight="bold">✘ {escape(label)}</text>'
+    ]
 
 
 def geometry(events: int) -> int:

@@ -16,9 +16,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from faultlines.reading import Reading
 from miniray import sim
 
-from .model import Model, fold
+from .model import Model, of_reading
 
 HERE = Path(__file__).resolve().parent / "recorded"
 
@@ -45,5 +46,5 @@ def load(exercise: str, version: int, scenario: str, schedule: tuple[str, ...]) 
                 sim.Record(index, time, kind, fields, step)
                 for index, (time, step, kind, fields) in enumerate(run["records"])
             ]
-            return fold(records, schedule, outcome=run["outcome"])
+            return of_reading(Reading(records, schedule), run["outcome"])
     return None

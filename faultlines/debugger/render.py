@@ -13,16 +13,15 @@ import json
 from html import escape
 from typing import Any
 
+from faultlines.reading.state import COLUMNS, TITLES, Row
+
 from . import lanes
 from .compare import Passing, first_difference
-from .kinds import COLUMNS, TITLES, Row
 from .model import Event, Model
 from .session import Snapshot
 from .sites import short_site
 
 LOG_LINES = 10  # the log panel shows this many lines up to the cursor
-# Schedule moves that log no record of their own: a second client, memory a task holds.
-QUIET_FAULTS = ("client", "use_memory")
 
 
 def value_text(event: Event, total: int) -> str:
@@ -195,8 +194,7 @@ def head(snap: Snapshot) -> str:
     if snap.moment is not None:
         when = "judged when the run ended, at" if snap.moment.at_end else "broken at"
         where = f" ({when} event {snap.moment.index + 1})"
-    struck = {token for _, token in snap.model.fault_events()}
-    missed = [t for t in snap.schedule if t not in struck and t.split()[0] not in QUIET_FAULTS]
+    missed = snap.model.reading.never_struck()
     if missed and snap.model.events:
         where += f". Never struck in this run: {'; '.join(missed)} (its attempt or moment never came)"
     return (

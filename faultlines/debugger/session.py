@@ -1,9 +1,11 @@
 """Where the debugger's runs come from, and how one is run again with another schedule.
 
-A Source runs one schedule and returns a Snapshot: the run folded (model.py), with code links
-(sites.py), its verdict and the moment it broke (verdict.py). Two sources:
+A Source runs one schedule and returns a Snapshot: the run's reading as the debugger steps it
+(model.py), with code links (sites.py), its verdict and the moment it broke (verdict.py). Two
+sources:
 - ExerciseSource: an exercise's scenario on the learner's submission, judged by its invariants,
-  through the grader's runner (the same run check() reported);
+  through the grader's runner. The run check() reported is not run again: the grader's
+  journaled re-run of it (`grade.Runs.reported`) becomes the first snapshot (`snapshot`);
 - RunSource: a scenario function the learner runs with `miniray.sim.run` in the Playground,
   with nothing to judge it by but whether it raised.
 Both are deterministic: the same schedule gives the same snapshot, which is what makes "what
@@ -20,12 +22,13 @@ from faultlines.grader import runner
 from faultlines.grader.exercise import Exercise
 from faultlines.grader.schedule import is_client
 from faultlines.grader.submission import Submission
+from faultlines.reading import Broken, Reading, Violation
 from miniray import sim
 
 from . import recorded, sites
 from .compare import Passing, find_passing
-from .model import Model, fold, outcome_of
-from .verdict import Moment, Verdict, moment
+from .model import Model, of_reading, outcome_of
+from .verdict import Moment, Verdict, moment_of
 
 Schedule = tuple[str, ...]
 
@@ -52,7 +55,7 @@ class Source(Protocol):
 
 
 def _snapshot(schedule: Schedule, model: Model, verdict: Verdict, title: str) -> Snapshot:
-    return Snapshot(schedule, model, verdict, moment(model, verdict), title)
+    return Snapshot(schedule, model, verdict, moment_of(model, verdict), title)
 
 
 @dataclass
@@ -69,15 +72,16 @@ class ExerciseSource:
         return f"{self.ex.id}, scenario {self.scenario}"
 
     def run(self, schedule: Schedule) -> Snapshot:
-        recorder = sites.SiteRecorder(self.sub.files)
-        done = runner.run_schedule(
-            self.ex, self.sub, self.scenario, schedule, sites=True, listeners=(recorder,)
-        )
         self.runs += 1
-        model = fold(done.records, schedule, outcome=judged(done.violations), journals=done.journals)
-        sites.attach(model, recorder.sites, self.sub.files)
+        return self.snapshot(runner.run_schedule(self.ex, self.sub, self.scenario, schedule, sites=True))
+
+    def snapshot(self, done: runner.Outcome) -> Snapshot:
+        """A run of this source's scenario, made with sites (its journals name the learner's
+        lines, its records the calls that made them), as the debugger shows it."""
+        model = of_reading(done.reading, judged(done.violations))
+        sites.attach(model, done.sites, self.sub.files)
         verdict = Verdict(self.watched, tuple(done.violations), outcome=model.outcome)
-        return _snapshot(schedule, model, verdict, self.title)
+        return _snapshot(done.schedule, model, verdict, self.title)
 
     def recorded(self, schedule: Schedule) -> Model | None:
         return recorded.load(self.ex.id, self.ex.version, self.scenario, schedule)
@@ -113,9 +117,11 @@ class RunSource:
 def from_run(run: sim.Run, title: str = "your run") -> Snapshot:
     """A finished sim.Run as the debugger shows it: judged only by whether it raised."""
     schedule = tuple(f.token() for f in run.faults)
-    model = fold(run.records, schedule, outcome=outcome_of(run.value, run.error), journals=run.journals)
+    model = of_reading(Reading.of_run(run), outcome_of(run.value, run.error))
     sites.attach(model, {}, ())
-    violations = ((runner.NO_ERROR, f"the run {model.outcome}"),) if run.error is not None else ()
+    # A run that raised broke where Ray gave up: its last failure that was final.
+    broken = Broken(f"the run {model.outcome}", final=True)
+    violations = (Violation(runner.NO_ERROR, broken),) if run.error is not None else ()
     return _snapshot(
         schedule, model, Verdict(runner.NO_ERROR, violations, judged=False, outcome=model.outcome), title
     )

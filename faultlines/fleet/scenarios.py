@@ -63,29 +63,45 @@ def _when(t: float | None, what: str) -> float:
     return t
 
 
-def waits_table() -> list[dict]:
-    """Each row of the seed's table, with what it waits for and how long it took in the model."""
+def _measured() -> dict[str, Any]:
+    """The times the table's rows are made of, from scenario A (native and gym routers) and a hang."""
     a = scenario_a()
     gym = scenario_a(router="gym")
     hang = hang_between_refits()
-    dead = _when(a.first_state(2, DEAD), "shard 2 DEAD")
-    restarting = _when(a.first_state(2, RESTARTING), "shard 2 RESTARTING")
-    stale = _when(a.first_state(2, STALE), "shard 2 STALE")
-    healthy = _when(a.first_state(2, HEALTHY, after=stale), "shard 2 HEALTHY again")
-    hang_dead = _when(hang.first_state(2, DEAD), "the hung shard DEAD")
+    m: dict[str, Any] = {"a": a, "hang": hang}
+    m["dead"] = _when(a.first_state(2, DEAD), "shard 2 DEAD")
+    m["restarting"] = _when(a.first_state(2, RESTARTING), "shard 2 RESTARTING")
+    m["stale"] = stale = _when(a.first_state(2, STALE), "shard 2 STALE")
+    m["healthy"] = healthy = _when(a.first_state(2, HEALTHY, after=stale), "shard 2 HEALTHY again")
+    m["hang_dead"] = _when(hang.first_state(2, DEAD), "the hung shard DEAD")
     # Refits that completed while shard 2 was reloading: nobody waited for the restart.
-    refits_during_reload = [r.time for r in a.log.of_kind("refit.done") if restarting < r.time < stale]
+    m["refits_during_reload"] = [
+        r.time for r in a.log.of_kind("refit.done") if m["restarting"] < r.time < stale
+    ]
     # The train pump waits on the transfer: the next step starts the instant the refit is done.
-    dones = a.log.of_kind("refit.done")
-    first_done = dones[0]
-    next_train = _when(a.first("train.start", after=first_done.time, step=2), "training step 2")
-    served_after = _when(
+    m["first_done"] = first_done = a.log.of_kind("refit.done")[0]
+    m["next_train"] = _when(a.first("train.start", after=first_done.time, step=2), "training step 2")
+    m["served_after"] = _when(
         next((t for t, i, o, _ in a.rollouts if i == 2 and o == "served" and t >= healthy), None),
         "a rollout served by shard 2",
     )
     gym_stale = _when(gym.first_state(2, STALE), "shard 2 STALE (gym)")
-    gym_healthy = _when(gym.first_state(2, HEALTHY, after=gym_stale), "shard 2 HEALTHY again (gym)")
-    pushed = _when(gym.first("router.push", after=gym_healthy), "a router push after the promotion")
+    m["gym_healthy"] = gym_healthy = _when(
+        gym.first_state(2, HEALTHY, after=gym_stale), "shard 2 HEALTHY again (gym)"
+    )
+    m["pushed"] = _when(gym.first("router.push", after=gym_healthy), "a router push after the promotion")
+    return m
+
+
+def waits_table() -> list[dict]:
+    """Each row of the seed's table, with what it waits for and how long it took in the model."""
+    m = _measured()
+    return _noticing(m) + _recovering(m)
+
+
+def _noticing(m: dict[str, Any]) -> list[dict]:
+    """The rows up to the restart's start: the failure noticed, the restart begun."""
+    dead, hang, hang_dead, restarting = m["dead"], m["hang"], m["hang_dead"], m["restarting"]
     return [
         dict(
             step="Notice a crash",
@@ -111,6 +127,14 @@ def waits_table() -> list[dict]:
             measured=restarting - dead,
             detail=f"RESTARTING at {restarting:g} s",
         ),
+    ]
+
+
+def _recovering(m: dict[str, Any]) -> list[dict]:
+    """The rows from the reload to traffic again, with the native calls and the Gym router."""
+    restarting, stale, healthy = m["restarting"], m["stale"], m["healthy"]
+    first_done, refits_during_reload = m["first_done"], m["refits_during_reload"]
+    return [
         dict(
             step="Reload the model",
             runs_on="a thread",
@@ -126,7 +150,7 @@ def waits_table() -> list[dict]:
             waits_for="-",
             seed="seconds",
             measured=first_done["took"],
-            detail=f"refit done at {first_done.time:g} s, next training step started at {next_train:g} s",
+            detail=f"refit done at {first_done.time:g} s, next training step started at {m['next_train']:g} s",
         ),
         dict(
             step="Rejoin the collective",
@@ -141,8 +165,8 @@ def waits_table() -> list[dict]:
             runs_on="rollout pump",
             waits_for="nothing: the selector reads the ledger live",
             seed="immediate",
-            measured=served_after - healthy,
-            detail=f"HEALTHY at {healthy:g} s, first rollout it served at {served_after:g} s "
+            measured=m["served_after"] - healthy,
+            detail=f"HEALTHY at {healthy:g} s, first rollout it served at {m['served_after']:g} s "
             "(round robin, one rollout a second)",
         ),
         dict(
@@ -150,8 +174,8 @@ def waits_table() -> list[dict]:
             runs_on="probe pump",
             waits_for="the next tick after it is HEALTHY",
             seed="<= 5s",
-            measured=pushed - gym_healthy,
-            detail=f"HEALTHY at {gym_healthy:g} s, router told at {pushed:g} s",
+            measured=m["pushed"] - m["gym_healthy"],
+            detail=f"HEALTHY at {m['gym_healthy']:g} s, router told at {m['pushed']:g} s",
         ),
     ]
 

@@ -17,87 +17,108 @@ CONTROLLER, SHARDS = 1, 2
 T_TRAIN, T_PROBE, T_EVENTS = 1, 2, 3
 
 
-def build(fleet) -> list[dict]:
-    tr = Trace()
-    tr.process(CONTROLLER, "controller", 0)
-    tr.process(SHARDS, "shards", 1)
-    for tid, name in ((T_TRAIN, "train pump"), (T_PROBE, "probe pump"), (T_EVENTS, "faults and run")):
-        tr.thread(CONTROLLER, tid, name)
-    state = {}
-    for s in fleet.shards:
-        tr.thread(SHARDS, s.index + 1, f"shard {s.index}")
-        state[s.index] = (0.0, "HEALTHY")
-    train = refit = None
-    for rec in fleet.log.records:
-        t, f, kind = rec.time, rec.fields, rec.kind
-        if kind == "shard.state":
-            since, st = state[f["shard"]]
-            tr.slice(st, "shard", since, t, SHARDS, f["shard"] + 1, {"shard": f["shard"]})
-            state[f["shard"]] = (t, f["to"])
-            tr.instant(f"{f['frm']} -> {f['to']}", "shard", t, SHARDS, f["shard"] + 1, f)
-        elif kind == "train.start":
-            train = (t, f)
-        elif kind == "train.done" and train is not None:
-            tr.slice(f"train step {f['step']}", "train", train[0], t, CONTROLLER, T_TRAIN, f)
-            train = None
-        elif kind == "refit.start":
-            refit = (t, f)
-        elif kind in ("refit.done", "refit.failed") and refit is not None:
-            args = dict(refit[1], **f, outcome=kind.split(".")[1])
-            tr.slice(
-                f"refit {refit[1]['attempt']} v{refit[1]['version']}",
-                "refit",
-                refit[0],
-                t,
-                CONTROLLER,
-                T_TRAIN,
-                args,
-            )
-            refit = None
-        elif kind in ("probe", "router.push"):
-            tr.instant(
-                kind if kind != "probe" else f"probe shard {f['shard']}: {f['result']}",
-                kind,
-                t,
-                CONTROLLER,
-                T_PROBE,
-                f,
-            )
-        elif "shard" in f and kind != "fault":
-            tr.instant(kind, kind.split(".")[0], t, SHARDS, f["shard"] + 1, f)
+class _Builder:
+    """The trace, fed the fleet's records one by one (its own kinds: the fleet's catalogue)."""
+
+    def __init__(self, fleet) -> None:
+        self.tr = tr = Trace()
+        tr.process(CONTROLLER, "controller", 0)
+        tr.process(SHARDS, "shards", 1)
+        for tid, name in ((T_TRAIN, "train pump"), (T_PROBE, "probe pump"), (T_EVENTS, "faults and run")):
+            tr.thread(CONTROLLER, tid, name)
+        self.state: dict[int, tuple[float, str]] = {}  # shard -> (since, its ledger state)
+        for s in fleet.shards:
+            tr.thread(SHARDS, s.index + 1, f"shard {s.index}")
+            self.state[s.index] = (0.0, "HEALTHY")
+        self.train: tuple[float, dict] | None = None  # the train step running: (since, its fields)
+        self.refit: tuple[float, dict] | None = None
+
+    def feed(self, t: float, kind: str, f: dict) -> None:
+        handler = _KINDS.get(kind)
+        (handler or _Builder.other)(self, t, kind, f)
+
+    def other(self, t: float, kind: str, f: dict) -> None:
+        """An instant: on its shard's thread, or the controller's (a fault, drawn on both)."""
+        if "shard" in f and kind != "fault":
+            self.tr.instant(kind, kind.split(".")[0], t, SHARDS, f["shard"] + 1, f)
         else:
-            tr.instant(kind, kind.split(".")[0], t, CONTROLLER, T_EVENTS, f)
+            self.tr.instant(kind, kind.split(".")[0], t, CONTROLLER, T_EVENTS, f)
             if kind == "fault":
-                tr.instant(f"fault: {f.get('process')}", "fault", t, SHARDS, f["shard"] + 1, f)
+                self.tr.instant(f"fault: {f.get('process')}", "fault", t, SHARDS, f["shard"] + 1, f)
+
+    def shard_state(self, t: float, kind: str, f: dict) -> None:
+        since, st = self.state[f["shard"]]
+        self.tr.slice(st, "shard", since, t, SHARDS, f["shard"] + 1, {"shard": f["shard"]})
+        self.state[f["shard"]] = (t, f["to"])
+        self.tr.instant(f"{f['frm']} -> {f['to']}", "shard", t, SHARDS, f["shard"] + 1, f)
+
+    def train_done(self, t: float, kind: str, f: dict) -> None:
+        if self.train is None:
+            return self.other(t, kind, f)
+        self.tr.slice(f"train step {f['step']}", "train", self.train[0], t, CONTROLLER, T_TRAIN, f)
+        self.train = None
+
+    def refit_end(self, t: float, kind: str, f: dict) -> None:
+        if self.refit is None:
+            return self.other(t, kind, f)
+        since, start = self.refit
+        args = dict(start, **f, outcome=kind.split(".")[1])
+        self.tr.slice(
+            f"refit {start['attempt']} v{start['version']}", "refit", since, t, CONTROLLER, T_TRAIN, args
+        )
+        self.refit = None
+
+    def probe(self, t: float, kind: str, f: dict) -> None:
+        name = kind if kind != "probe" else f"probe shard {f['shard']}: {f['result']}"
+        self.tr.instant(name, kind, t, CONTROLLER, T_PROBE, f)
+
+    def close(self, end: float, rollouts) -> list[dict]:
+        tr = self.tr
+        for index, (since, st) in sorted(self.state.items()):
+            tr.slice(st, "shard", since, end, SHARDS, index + 1, {"shard": index})
+        if self.train is not None:
+            since, f = self.train
+            tr.slice(
+                f"train step {f['step']}", "train", since, end, CONTROLLER, T_TRAIN, dict(f, unfinished=True)
+            )
+        if self.refit is not None:
+            since, f = self.refit
+            name = f"refit {f['attempt']} v{f['version']}"
+            tr.slice(name, "refit", since, end, CONTROLLER, T_TRAIN, dict(f, unfinished=True))
+        for t, shard, outcome, weights in rollouts:
+            if outcome != "served" and shard is not None:
+                tr.instant(f"rollout {outcome}", "rollout", t, SHARDS, shard + 1, {"weights": weights})
+            elif shard is None:
+                tr.instant(f"rollout {outcome}", "rollout", t, CONTROLLER, T_EVENTS, {})
+        return tr.to_list()
+
+
+def _start_train(b: _Builder, t: float, kind: str, f: dict) -> None:
+    b.train = (t, f)
+
+
+def _start_refit(b: _Builder, t: float, kind: str, f: dict) -> None:
+    b.refit = (t, f)
+
+
+_KINDS = {
+    "shard.state": _Builder.shard_state,
+    "train.start": _start_train,
+    "train.done": _Builder.train_done,
+    "refit.start": _start_refit,
+    "refit.done": _Builder.refit_end,
+    "refit.failed": _Builder.refit_end,
+    "probe": _Builder.probe,
+    "router.push": _Builder.probe,
+}
+
+
+def build(fleet) -> list[dict]:
+    b = _Builder(fleet)
+    for rec in fleet.log.records:
+        b.feed(rec.time, rec.kind, rec.fields)
     end = max([fleet.k.now] + [r.time for r in fleet.log.records[-1:]])
-    for index, (since, st) in sorted(state.items()):
-        tr.slice(st, "shard", since, end, SHARDS, index + 1, {"shard": index})
-    if train is not None:
-        tr.slice(
-            f"train step {train[1]['step']}",
-            "train",
-            train[0],
-            end,
-            CONTROLLER,
-            T_TRAIN,
-            dict(train[1], unfinished=True),
-        )
-    if refit is not None:
-        tr.slice(
-            f"refit {refit[1]['attempt']} v{refit[1]['version']}",
-            "refit",
-            refit[0],
-            end,
-            CONTROLLER,
-            T_TRAIN,
-            dict(refit[1], unfinished=True),
-        )
-    for t, shard, outcome, weights in fleet.rollouts:
-        if outcome != "served" and shard is not None:
-            tr.instant(f"rollout {outcome}", "rollout", t, SHARDS, shard + 1, {"weights": weights})
-        elif shard is None:
-            tr.instant(f"rollout {outcome}", "rollout", t, CONTROLLER, T_EVENTS, {})
-    return tr.to_list()
+    return b.close(end, fleet.rollouts)
 
 
 def fleet_timeline(fleet, filename: str | None = None):

@@ -9,8 +9,13 @@
         return {"charged": ...}          # the outcome the invariants read
 
     @checks.invariant("charged-at-most-once")
-    def once(outcome, ctx):              # None when it holds, else the concrete detail
+    def once(outcome, ctx):              # None when it holds, else the concrete detail, or a
+        # Broken(detail, attempts=..., at=..., final=...) saying what the run shows of it
         # its docstring: "Each order's card is charged at most once, whatever crashes do."
+
+    @checks.stream_invariant("lease-held-once")
+    def one_holder(record, ctx):         # each record as it is logged: a Broken at the one where
+        ...                              # it breaks (the grader stops watching then), else None
 
     @checks.evidence_for("no-key")
     def no_key(outcome, ctx):            # True when this run shows the mistake a hint names
@@ -21,7 +26,8 @@
 
 An invariant's name is what a failure message prints, verbatim; its docstring is the plain-words
 explanation a report gives when no catalogued mistake matches the run. A hint (exercise.toml)
-names the evidence it needs; see docs/design/grader.md.
+names the evidence it needs; see docs/design/grader.md. `ctx.reading` (faultlines/reading) answers
+questions about the run so far (`ctx.reading.attempts("fetch")`): checks never compare record kinds.
 """
 
 from __future__ import annotations
@@ -30,10 +36,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from faultlines.reading import Broken
 from miniray import sim
 
+__all__ = ["Broken", "Checks", "Service"]
+
 Scenario = Callable[[Any, Any], Any]
-Invariant = Callable[[Any, Any], "str | list[str] | None"]
+Invariant = Callable[[Any, Any], Any]  # -> None | str | Broken | a list of str or Broken
+StreamInvariant = Callable[[Any, Any], "Broken | str | None"]  # (record, ctx) -> it breaks here
 Evidence = Callable[[Any, Any], bool]
 
 
@@ -49,8 +59,12 @@ class Service:
 class Checks:
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     invariants: dict[str, Invariant] = field(default_factory=dict)
+    streams: dict[str, StreamInvariant] = field(default_factory=dict)  # the invariants that watch records
     explanations: dict[str, str] = field(default_factory=dict)  # invariant -> its docstring
     evidence: dict[str, Evidence] = field(default_factory=dict)
+    # Evidence an invariant's violations may carry (`Broken(..., evidence={"doubled"})`), which a
+    # hint may name as it names an `evidence_for` function's.
+    given_evidence: set[str] = field(default_factory=set)
     second_client: Scenario | None = None
     # What a report's timeline leaves out in this exercise (log_lines.readable): fields that are
     # empty or mislead here, by record kind, and whole kinds.
@@ -64,9 +78,33 @@ class Checks:
 
         return register
 
-    def invariant(self, name: str) -> Callable[[Invariant], Invariant]:
+    def invariant(self, name: str, evidence: tuple[str, ...] = ()) -> Callable[[Invariant], Invariant]:
+        """An invariant, judged when the run ends. `evidence`: the names its violations may carry
+        (a `Broken`'s `evidence`), facts of the run a hint can require."""
+
         def register(fn: Invariant) -> Invariant:
+            self.given_evidence.update(evidence)
             self.invariants[name] = fn
+            self.explanations[name] = " ".join((fn.__doc__ or "").split())
+            return fn
+
+        return register
+
+    def stream_invariant(
+        self, name: str, evidence: tuple[str, ...] = ()
+    ) -> Callable[[StreamInvariant], StreamInvariant]:
+        """An invariant that watches every record of the scenario's cluster as it is logged:
+        `(record, ctx) -> None` while it holds, a detail or a `Broken` at the record where it
+        breaks. The grader then stops calling it for that run, and the violation's moment is
+        that record (`Broken.at`, unless it gives another). It must only observe: `ctx.reading`
+        answers for the records so far, the record itself included. It is judged with the
+        others, in the order the invariants are declared, when the run ends without an error
+        (docs/design/grader.md, "Stream invariants")."""
+
+        def register(fn: StreamInvariant) -> StreamInvariant:
+            self.given_evidence.update(evidence)
+            self.streams[name] = fn
+            self.invariants[name] = lambda outcome, ctx: ctx.streamed.get(name)
             self.explanations[name] = " ".join((fn.__doc__ or "").split())
             return fn
 

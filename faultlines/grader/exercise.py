@@ -310,7 +310,7 @@ def load(exercise_id: str, hidden: str | None = None) -> Exercise:
     checks = _load_checks(folder, exercise_id)
     for hint in hints:
         for name in hint.evidence:
-            if name.lstrip("!") not in checks.evidence:
+            if name.lstrip("!") not in checks.evidence and name.lstrip("!") not in checks.given_evidence:
                 raise ExerciseError(f"{where}: hint {hint.id!r} needs unknown evidence {name!r}")
     for tier in tiers:
         names = [s for s, _ in tier.runs] + ([tier.scenario] if tier.scenario else [])

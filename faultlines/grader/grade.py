@@ -44,7 +44,12 @@ def _failure(
     # when the code reads something miniray does not replay. The failing schedule and the root
     # (no faults) both run again: a mistake that shows with no fault at all is checked too.
     small, _ = shrink(found, lambda s: runs.fresh(scenario, s))
-    again = runs.fresh(scenario, small.schedule, sites=True)  # its journals name the learner's lines
+    # Its journals name the learner's lines, its records the calls that made them: the report's
+    # moves and the debugger read this run (Runs.reported), so it is the schedule's last run,
+    # whichever tiers report it.
+    again = runs.reported.get((scenario, small.schedule))
+    if again is None:
+        again = runs.reported[(scenario, small.schedule)] = runs.fresh(scenario, small.schedule, sites=True)
     differs = again.trace != small.trace
     if small.schedule and not differs:
         differs = runs.fresh(scenario, ()).trace != runs(scenario, ()).trace
@@ -69,8 +74,8 @@ def _failure(
         hint=ex.hint_for(invariant, scenario, detail, small.evidence),
         nondeterminism=nondeterminism,
         shrunk_from=len(found.schedule),
-        moves=[describe(move, again.journals, again.records) for move in small.schedule],
-        canonical=canonical.schedule(small.schedule, again.journals, again.records, _spelled(ex)),
+        moves=[describe(move, again.reading) for move in small.schedule],
+        canonical=canonical.schedule(small.schedule, again.reading, _spelled(ex)),
     )
 
 
@@ -86,9 +91,13 @@ class Runs:
     each search starts from, a random walk's first moves the exhaustive tier already tried) is
     run once; it still counts as explored in each tier that reached it."""
 
-    def __init__(self, ex: Exercise, sub: Submission, counter: Counter) -> None:
-        self.ex, self.sub, self.counter = ex, sub, counter
+    def __init__(self, ex: Exercise, sub: Submission, counter: Counter | None = None) -> None:
+        self.ex, self.sub = ex, sub
+        self.counter = counter if counter is not None else sub.counter(ex.line_budget)
         self._done: dict[tuple[str, Schedule], Outcome] = {}
+        # Each reported failure's journaled run, by (scenario, schedule): what the debugger opens
+        # on, instead of running the schedule again.
+        self.reported: dict[tuple[str, Schedule], Outcome] = {}
 
     def __call__(self, scenario: str, schedule: Schedule) -> Outcome:
         key = (scenario, schedule)
@@ -140,14 +149,18 @@ def grade_tier(
     )
 
 
-def grade(ex: Exercise, sub: Submission, replay_call: ReplayCall = notebook_replay_call) -> Report:
-    """Every tier in order; each tier is graded even after one fails (partial credit by tier)."""
+def grade(
+    ex: Exercise, sub: Submission, replay_call: ReplayCall = notebook_replay_call, runs: Runs | None = None
+) -> Report:
+    """Every tier in order; each tier is graded even after one fails (partial credit by tier).
+    `runs`: the grading's runs, for a caller that shows a failure's run after (`Runs.reported`)."""
     report = Report(ex.id, ex.title, ex.version, sub.code_hash)
-    runs = Runs(ex, sub, sub.counter(ex.line_budget))
+    runs = runs if runs is not None else Runs(ex, sub)
     for tier in ex.tiers:
         report.tiers.append(grade_tier(ex, sub, tier, runs, replay_call))
     return report
 
 
-def replay(ex: Exercise, sub: Submission, token: Token) -> Outcome:
-    return run_schedule(ex, sub, token.scenario, token.schedule)
+def replay(ex: Exercise, sub: Submission, token: Token, sites: bool = False) -> Outcome:
+    """The token's run, once more; `sites`: with the learner's lines noted, for a debugger."""
+    return run_schedule(ex, sub, token.scenario, token.schedule, sites=sites)

@@ -1,7 +1,8 @@
 """A failing run's event log as a learner reads it in a report: what happened, nothing else.
 
 miniray's log is complete and exact (the determinism check compares it byte for byte); a report
-shows a filtered view of the same records:
+shows a filtered view of the same records, as the run's reading gives them (faultlines/reading:
+its table says which records are bookkeeping and which a fault's own line already says):
   - no bookkeeping: objects freed when their last reference goes, object and node ids;
   - no record of what a fault did at once (a node it froze): the fault's own line says it;
   - no empty fields (an effect made without a fencing token has no `token=`);
@@ -16,11 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from miniray.sim import Kind
+from faultlines.reading import Lane, Reading, table
 
-NOISE_KINDS = frozenset({"object.free"})  # reference counting at work: every run has them
-# A fault's own state change (a node it froze), logged right after its `fault` line, which says it.
-SAID_BY_THE_FAULT = frozenset({Kind.NODE_PAUSED})
 NOISE_FIELDS = frozenset({"id", "owner"})  # 12-hex-digit ids and owner pids: nothing to act on
 
 
@@ -37,7 +35,7 @@ def _value(value: Any) -> str:
 def line(record: Any, hidden: Iterable[str] = ()) -> str:
     skip = NOISE_FIELDS.union(hidden)
     f = record.fields
-    if record.kind == "effect" and "key" not in skip:
+    if table.of(record.kind).lane is Lane.SERVICES and "key" not in skip:
         token = f" token={f['token']}" if f.get("token") and "token" not in skip else ""
         return f"{record.time:8.3f}  effect {f['attempt']} {f['service']}.{f['op']} {f['key']} -> {f['outcome']}{token}"
     if "attempt" in f:  # "process_order#1/2" names its task already
@@ -47,12 +45,12 @@ def line(record: Any, hidden: Iterable[str] = ()) -> str:
 
 
 def readable(
-    records: Iterable[Any],
+    reading: Reading,
     hidden_fields: dict[str, tuple[str, ...]] | None = None,
     hidden_kinds: Iterable[str] = (),
 ) -> list[str]:
-    """One line per record worth reading. `hidden_fields` maps a kind ("effect") to the fields
-    an exercise leaves out of it; `hidden_kinds` are kinds it leaves out altogether."""
+    """One line per record worth reading (`Reading.shown`). `hidden_fields` maps a kind
+    (`Kind.EFFECT`) to the fields an exercise leaves out of it; `hidden_kinds` are kinds it
+    leaves out altogether."""
     hidden_fields = hidden_fields or {}
-    skip_kinds = NOISE_KINDS.union(SAID_BY_THE_FAULT, hidden_kinds)
-    return [line(r, hidden_fields.get(r.kind, ())).rstrip() for r in records if r.kind not in skip_kinds]
+    return [line(r, hidden_fields.get(r.kind, ())).rstrip() for r in reading.shown(hidden_kinds)]

@@ -17,6 +17,7 @@ import re
 from html import escape
 
 from .report import Failure, Report
+from .safe_text import visible
 
 OK = "#1b7f3b"
 BAD = "#b3261e"
@@ -34,12 +35,12 @@ _NUMBER_CELL = "text-align:right"
 
 def inline(text: str) -> str:
     """Escaped text with `backticks` shown as code, as the hints and details are written."""
-    return _BACKTICKS.sub(lambda m: f"<code>{m.group(1)}</code>", escape(text))
+    return _BACKTICKS.sub(lambda m: f"<code>{m.group(1)}</code>", escape(visible(text)))
 
 
 def timeline(lines: list[str]) -> str:
     """A run's log lines, one block each, so a long line wraps under its own text, not the time."""
-    rows = "".join(f'<div style="{_LINE}">{escape(line)}</div>' for line in lines)
+    rows = "".join(f'<div style="{_LINE}">{escape(visible(line))}</div>' for line in lines)
     return f'<div class="fl-timeline" style="font-family:var(--jp-code-font-family,monospace);{WRAP_WORDS}">{rows}</div>'
 
 
@@ -92,7 +93,7 @@ def _failure(failure: Failure, share_url: str | None) -> str:
     if failure.effects:
         parts.append(
             "<details><summary>Effects (external calls, by attempt)</summary>"
-            f'<pre style="{WRAP_WORDS}">{escape(chr(10).join(failure.effects))}</pre></details>'
+            f'<pre style="{WRAP_WORDS}">{escape(visible(chr(10).join(failure.effects)))}</pre></details>'
         )
     return "".join(parts)
 
@@ -111,7 +112,7 @@ def _signature(failure: Failure | None) -> str:
 
 def render(report: Report, share_url: str | None = None, source: str = "", note: str = "") -> str:
     if report.error:
-        return f'<div class="fl-report" style="color:{BAD}"><b>Cannot grade:</b> {escape(report.error)}</div>'
+        return f'<div class="fl-report" style="color:{BAD}"><b>Cannot grade:</b> {escape(visible(report.error))}</div>'
     color = OK if report.passed else BAD
     verdict = "Passed" if report.passed else "Not yet"
     rows = []

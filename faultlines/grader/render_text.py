@@ -1,10 +1,13 @@
-"""The report as plain text: a terminal, the CLI, a notebook without HTML."""
+"""The report as plain text: a terminal, the CLI, a notebook without HTML. What a submission put
+in it (an exception's message, a value's repr) is shown escaped (safe_text.visible): no ANSI
+sequence, carriage return or lone surrogate reaches the terminal."""
 
 from __future__ import annotations
 
 import re
 
 from .report import Failure, Hint, Report
+from .safe_text import visible
 
 TIMELINE_LINES = 40  # the failing run's log is cut here; the replay call prints it whole
 _BACKTICKS = re.compile(r"`([^`]+)`")
@@ -56,6 +59,10 @@ def failure_lines(failure: Failure, hint_levels: int = 1) -> list[str]:
 
 
 def render(report: Report, hint_levels: int = 1) -> str:
+    return visible(_render(report, hint_levels))
+
+
+def _render(report: Report, hint_levels: int) -> str:
     if report.error:
         return f"{report.exercise}: cannot grade: {report.error}"
     verdict = "PASSED" if report.passed else "NOT YET"

@@ -7,13 +7,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from faultlines.reading import Broken, Reading, SiteRecorder, Violation
+from faultlines.reading.violations import broken_of, named
 from miniray import sim
 from miniray.exceptions import BudgetExceeded, Stalled
 
 from . import sim_access
 from .budgets import Counter, LearnerBudgetExceeded
-from .exercise import Exercise
-from .log_lines import SAID_BY_THE_FAULT, readable
+from .exercise import Exercise, ExerciseError
+from .log_lines import readable
 from .schedule import Boundaries, Schedule, split
 from .submission import BadSubmission, Submission
 from .world import Ctx
@@ -21,33 +23,44 @@ from .world import Ctx
 PROGRESS = "progress"  # the built-in invariant: the goal is reached after the faults stop
 BUDGET = "step-budget"
 NO_ERROR = "runs-without-error"
-# A fault striking, and what it did at once: left out of a run's state, so two schedules that
-# strike at different moments but lead to the same run are one state to the search.
-STRIKES = frozenset({"fault"}) | SAID_BY_THE_FAULT
 
 
 @dataclass
 class Outcome:
     schedule: Schedule
-    violations: list[tuple[str, str]]  # (invariant name, concrete detail)
+    # (invariant name, concrete detail): each a reading.Violation, which carries what the run
+    # shows of it (where it broke, the attempts that broke it)
+    violations: list[tuple[str, str]]
     fingerprint: str  # the run's state, fault records left out: equal means a duplicate state
     trace: str  # the full event log plus effects: equal on every execution of a deterministic run
-    records: list[Any] = field(default_factory=list)  # the run's log records (miniray.sim.Record)
+    # The run read once (faultlines/reading): its records, schedule and journals; every view of the
+    # run (the report's timeline, its moves in words, the class map's form, the debugger) asks it.
+    reading: Reading = field(default_factory=lambda: Reading([]))
     effects: list[str] = field(default_factory=list)
     boundaries: Boundaries = field(default_factory=Boundaries)
     lines: int = 0
     evidence: frozenset[str] = frozenset()  # the checks' evidence that holds in this run
-    journals: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # attempt -> (op, site)
     hidden: tuple[dict[str, tuple[str, ...]], tuple[str, ...]] = ({}, ())  # what `log` leaves out
+    sites: dict[int, str] = field(default_factory=dict)  # record index -> the learner's file:line
 
     @property
     def failed(self) -> bool:
         return bool(self.violations)
 
     @property
+    def records(self) -> list[Any]:
+        """The run's log records (miniray.sim.Record), in order."""
+        return list(self.reading.records)
+
+    @property
+    def journals(self) -> dict[str, list[tuple[str, str]]]:
+        """Each attempt's calls to the cluster, as (op, site): kept for a failing or reported run."""
+        return self.reading.journals
+
+    @property
     def log(self) -> list[str]:
         """The run's timeline as a report shows it (log_lines): formatted only when asked for."""
-        return readable(self.records, *self.hidden)
+        return readable(self.reading, *self.hidden)
 
 
 def _first_line(error: BaseException) -> str:
@@ -56,13 +69,16 @@ def _first_line(error: BaseException) -> str:
 
 
 def _judge(ex: Exercise, ctx: Ctx, value: Any) -> list[tuple[str, str]]:
-    found = []
+    found: list[tuple[str, str]] = []
     for name, invariant in ex.checks.invariants.items():
-        result = invariant(value, ctx)
-        if not result:
-            continue
-        for detail in [result] if isinstance(result, str) else list(result):
-            found.append((name, detail))
+        for violation in named(name, invariant(value, ctx)):
+            unknown = violation.broken.evidence - ex.checks.given_evidence
+            if unknown:  # the exercise's own mistake: a hint could never be checked against it
+                raise ExerciseError(
+                    f"invariant {name!r} gives evidence {sorted(unknown)} it does not declare: "
+                    f'@checks.invariant("{name}", evidence=...)'
+                )
+            found.append(violation)
     return found
 
 
@@ -80,15 +96,16 @@ def run_schedule(
     listeners: tuple[Callable[[sim.Record], None], ...] = (),
 ) -> Outcome:
     """One run on a fresh load of the submission: nothing an earlier run did is seen here.
-    `sites`: journal the learner's file:line of each call (for a run that is reported).
+    `sites`: note the learner's file:line of each call, in the journals and of each record a call
+    made (for a run that is reported: its moves name them, the debugger links its events).
     `listeners` hear each record of the scenario's cluster as it is logged (the debugger notes
     which line of the learner's made it)."""
     counter = counter or sub.counter(ex.line_budget)
     try:
         with sub.load() as module:
-            return _run(ex, module, scenario, schedule, counter, sites, listeners)
+            return _run(ex, module, scenario, schedule, counter, sub.files if sites else None, listeners)
     except BadSubmission as e:  # a load that worked once failed now: say so, as a broken run
-        return Outcome(schedule, [(NO_ERROR, f"loading your code again raised: {e}")], "", str(e))
+        return Outcome(schedule, [Violation(NO_ERROR, f"loading your code again raised: {e}")], "", str(e))
 
 
 def _run(
@@ -97,51 +114,59 @@ def _run(
     scenario: str,
     schedule: Schedule,
     counter: Counter,
-    sites: bool,
+    learner_files: set[str] | None,
     listeners: tuple[Callable[[sim.Record], None], ...] = (),
 ) -> Outcome:
+    sites = learner_files is not None
     faults, clients = split(schedule)
     ctx = Ctx(module, clients, ex.checks.second_client, {})
     ctx.faults = faults  # what this schedule injects, for invariants that depend on it
-    ctx.listeners = list(listeners)
+    ctx.streams = dict(ex.checks.streams)
+    recorder = SiteRecorder(learner_files or ())
+    ctx.listeners = [*listeners, recorder] if sites else list(listeners)
     body = ex.checks.scenarios[scenario]
-    violations: list[tuple[str, str]] = []
     with counter.counting():
         run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events, sites)
     value, error = run.value, run.error
-    if isinstance(error, LearnerBudgetExceeded):
-        violations.append((BUDGET, str(error)))
-    elif isinstance(error, Stalled):
-        violations.append((PROGRESS, "deadlock: " + str(error).splitlines()[0]))
-    elif isinstance(error, BudgetExceeded):
-        violations.append(
-            (PROGRESS, f"starvation: the goal was not reached in time ({str(error).splitlines()[0]})")
-        )
-    elif error is not None:
-        violations.append((NO_ERROR, f"the run raised {_first_line(error)}"))
-    else:
-        violations.extend(_judge(ex, ctx, value))
+    violations = _verdict(ex, ctx, run)
     if error is not None:
         value = None  # evidence reads None: the run ended without an outcome
     records = run.records
     log = [r.line() for r in records]
     effects = [e.line() for e in ctx.services.effects]
-    state = (
-        "\n".join(line for r, line in zip(records, log) if r.kind not in STRIKES) + "\n" + "\n".join(effects)
-    )
+    # A passing run's journals go: a search remembers hundreds of its runs.
+    reading = Reading(records, schedule, run.journals if violations or sites else {}, run.virtual_time)
+    state = "\n".join(reading.unstruck_lines(log)) + "\n" + "\n".join(effects)
     boundaries = Boundaries()
     ctx.boundaries_into(boundaries, run)
     trace = "\n".join(log) + "\n--effects--\n" + "\n".join(effects) + f"\n--verdict--\n{violations!r}"
+    evidence = _evidence(ex, value, ctx) if violations else frozenset()
     return Outcome(
         schedule=schedule,
         violations=violations,
         fingerprint=hashlib.sha256(state.encode()).hexdigest()[:16],
         trace=trace,
-        records=records,
+        reading=reading,
         effects=effects,
         boundaries=boundaries,
         lines=counter.lines,
-        evidence=_evidence(ex, value, ctx) if violations else frozenset(),
-        journals=run.journals if violations or sites else {},
+        evidence=evidence.union(*(broken_of(v).evidence for v in violations)),
         hidden=(ex.checks.hidden_fields, ex.checks.hidden_kinds),
+        sites=recorder.sites,
     )
+
+
+def _verdict(ex: Exercise, ctx: Ctx, run: sim.Run) -> list[tuple[str, str]]:
+    """The run's broken invariants: the grader's own when the run did not end well, else the
+    exercise's."""
+    error = run.error
+    if isinstance(error, LearnerBudgetExceeded):
+        return [Violation(BUDGET, str(error))]
+    if isinstance(error, Stalled):
+        return [Violation(PROGRESS, "deadlock: " + str(error).splitlines()[0])]
+    if isinstance(error, BudgetExceeded):
+        why = f"starvation: the goal was not reached in time ({str(error).splitlines()[0]})"
+        return [Violation(PROGRESS, why)]
+    if error is not None:  # the scenario raised: it broke where Ray gave up (its last final failure)
+        return [Violation(NO_ERROR, Broken(f"the run raised {_first_line(error)}", final=True))]
+    return _judge(ex, ctx, run.value)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from faultlines.reading import Kind, Reading
 from miniray import sim
 from miniray.sim import Boundary, ChoicePoints, Fault, parse_token
 
@@ -89,8 +90,9 @@ def _site(site: str) -> str:
     return f"{PurePath(path).name}:{line}" if path else site
 
 
-def describe(move: str, journals: dict[str, list[tuple[str, str]]], records: Sequence[Any] = ()) -> str:
-    """One move in plain words, with what the failing run shows of it (a crash's last step).
+def describe(move: str, reading: Reading) -> str:
+    """One move in plain words, with what the failing run (its reading) shows of it: when it
+    struck, a crash's last step.
 
     The wording follows miniray's: `step=N` strikes *before* step N of the attempt (its calls to
     the cluster, counted from 0), which is *after* step N-1."""
@@ -104,22 +106,22 @@ def describe(move: str, journals: dict[str, list[tuple[str, str]]], records: Seq
     fault = parse_token(move)
     entry = fault.entry
     if entry.move is not None and entry.move.strikes is Boundary.STEP:
-        return _in_attempt(fault, journals, records)
-    struck = [r for r in records if r.kind == sim.Kind.FAULT and r.fields.get("fault") == move]
-    when = f"at {struck[0].time:g} s" if struck else f"after event {fault.after_event}"
+        return _in_attempt(fault, reading)
+    struck = reading.struck(move)
+    when = f"at {struck.time:g} s" if struck is not None else f"after event {fault.after_event}"
     what = entry.describe(fault.target, fault.step, fault.params)
     return f"{when} {what}" if what else move
 
 
-def _in_attempt(fault: Fault, journals: dict[str, list[tuple[str, str]]], records: Sequence[Any]) -> str:
+def _in_attempt(fault: Fault, reading: Reading) -> str:
     """A fault that strikes inside an attempt, before its step (a crash): when its worker died,
     and the learner's call it came right after, from the attempt's journal."""
-    steps = journals.get(fault.target, [])
+    steps = reading.journals.get(fault.target, [])
     n = fault.step or 0
-    died = [r for r in records if r.kind == sim.Kind.WORKER_EXIT and r.fields.get("attempt") == fault.target]
-    if not died:
+    died = reading.first(Kind.WORKER_EXIT, attempt=fault.target)
+    if died is None:
         return f"{fault.target} would crash before its step {n}, but this run never got there"
-    who = f"at {died[0].time:g} s {fault.describe()}"
+    who = f"at {died.time:g} s {fault.describe()}"
     if n == 0:
         return f"{who}, its first call to the cluster (or its return, if it makes none)"
     if len(steps) >= n:

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from faultlines.reading import FINISHED, RAISED, Broken, Reading
+from faultlines.reading.reading import Running
 from miniray import sim
 from miniray.cluster_utils import Cluster
 from miniray.liveness import Services
@@ -63,7 +65,8 @@ class Ctx:
         self.client_refs: list[Any] = []
         self.client_errors: list[str] = []
         self.event_marks: list[tuple[int, tuple[str, ...]]] = []  # (kernel event, nodes running work)
-        self._running: dict[str, str] = {}  # attempt -> node, from the log
+        self._running = Running()  # the attempts running, and where, from the log
+        self._reading: Reading | None = None
         self.nodes: list[str] = []
         self.services = GradedServices(self._call_done)
         self._cluster: Cluster | None = None
@@ -71,6 +74,8 @@ class Ctx:
         self.listeners: list[Callable[[sim.Record], None]] = []  # also hear each record (the debugger)
         self.extra: dict[str, Any] = {}
         self._pending_start = any(c.after_call == 0 for c in clients)
+        self.streams: dict[str, Callable[[sim.Record, Ctx], Any]] = {}  # stream invariants still watching
+        self.streamed: dict[str, Broken] = {}  # each broken stream invariant, at the record it broke
 
     # -- for scenarios ---------------------------------------------------------------------------
     def cluster(
@@ -101,9 +106,18 @@ class Ctx:
             sim.call_later(0.0, self._launch)
         return cluster
 
+    @property
+    def reading(self) -> Reading:
+        """The run so far, as the scenario's cluster logged it (faultlines/reading): ask it
+        questions (`ctx.reading.attempts("fetch")`) rather than comparing record kinds. One
+        reading of the growing list: what it works out it works out again only for new records."""
+        if self._reading is None:
+            self._reading = Reading(self.records)
+        return self._reading
+
     def finished_attempts(self) -> set[str]:
         """Attempts that ran to their end (returned or raised), as opposed to being killed."""
-        return {r.fields["attempt"] for r in self.records if r.kind in ("task.finish", "task.error")}
+        return {a.key for a in self.reading.attempts() if a.how in (FINISHED, RAISED)}
 
     def wait_clients(self) -> None:
         """Let every second client that started finish; their failures are noted, not raised."""
@@ -118,17 +132,23 @@ class Ctx:
     # -- grader side -------------------------------------------------------------------------------
     def _mark(self, record: sim.Record) -> None:
         self.records.append(record)
-        kind = record.kind
-        if kind == "task.start":
-            self._running[record.fields["attempt"]] = record.fields["node"]
-        elif kind in ("task.finish", "task.error", "task.fail"):
-            self._running.pop(record.fields["attempt"], None)
+        busy = self._running.see(record)
+        if self.streams:
+            self._watch(record)
         steps = record.step
-        busy = tuple(sorted(set(self._running.values())))
         if self.event_marks and self.event_marks[-1][0] == steps:
             self.event_marks[-1] = (steps, busy)
         else:
             self.event_marks.append((steps, busy))
+
+    def _watch(self, record: sim.Record) -> None:
+        """Each stream invariant hears the record; the first it breaks at is noted, and it stops."""
+        for name, invariant in list(self.streams.items()):
+            result = invariant(record, self)
+            if result:
+                broken = result if isinstance(result, Broken) else Broken(str(result))
+                self.streamed[name] = broken if broken.at is not None else replace(broken, at=record.index)
+                del self.streams[name]
 
     def _call_done(self, count: int) -> bool:
         if any(c.after_call == count for c in self.clients) and self._cluster is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from faultlines.reading import Lane, entered
 from miniray import sim
 
 
@@ -41,7 +42,13 @@ class DelayedReplacement:
         return node
 
     def _on_record(self, rec: Any) -> None:
-        if rec.kind != "node.died" or rec["node"] not in self.specs:
+        change = entered(rec)
+        if (
+            change is None
+            or change[0] is not Lane.NODES
+            or change[2] != "dead"
+            or change[1] not in self.specs
+        ):
             return
         entry = Replacement(rec["node"], rec.time, rec.time + self.delay_s)
         self.replacements.append(entry)

@@ -28,9 +28,11 @@ Modules:
     processes each simulated worker process's own copy of the learner's state, kept there
   in the judge:
     judge     the conversation with one jail (Bridge), values and exceptions from it
-    served    the jail's requests the judge answers (Ray's API, exercise objects, the clock)
+    served    the jail's requests the judge answers: miniray's table of what a learner may ask
+              (miniray.api_surface) and the exercise's services, nothing else
+    surface   what the jail is told of that table (the names it forwards)
     exposure  which attributes of the judge's objects learner code may read or call
-    kinds     miniray's kinds of object, told apart through its public face
+    kinds     miniray's kinds of object, told apart by identity through its public face
     proxies   the judge's stand-ins for the learner's functions, actor classes and objects
     jailed    the grader's Submission whose code runs in a jail, and its statement count
     run       grade one submission this way (used by `grade`, `grade-all` and `--ray`)

@@ -68,6 +68,7 @@ class Channel:
         self._ids = 0
         self._stack: list[int] = []
         self._buffer = bytearray()
+        self.severed = False
         if bounded:
             os.set_blocking(wfd, False)
             for fd in (rfd, wfd):  # a task's 120 KB value in one write, not two handoffs of 64 KB
@@ -76,9 +77,22 @@ class Channel:
                 except (OSError, AttributeError):
                     pass
 
+    def sever(self) -> None:
+        """In a process the learner's code forked off (os.register_at_fork, the jail's side): this
+        copy of the conversation is not its to use. Its ends are closed, so a child can neither
+        read the judge's messages meant for its parent nor write into the middle of them."""
+        for fd in (self.rfd, self.wfd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.severed = True
+
     # -- the conversation ------------------------------------------------------------------------
     def call(self, op: str, payload: Any) -> tuple[str, Any]:
         """Send a request; serve the other side until its reply; return (kind, body)."""
+        if self.severed:
+            raise ChannelBroken("a forked process has no link to the judge")
         self._ids += 1
         rid = self._ids
         self._send(["q", rid, op, payload, self.outgoing()])
@@ -98,7 +112,7 @@ class Channel:
 
     def serve_forever(self) -> None:
         """The jail's main loop: serve requests until the judge closes the pipe."""
-        while True:
+        while not self.severed:
             message = self._receive()
             if message[0] != "q":
                 raise ChannelBroken("broke the protocol: a reply to no outstanding request")
@@ -117,6 +131,8 @@ class Channel:
 
     # -- frames ----------------------------------------------------------------------------------
     def _send(self, message: list) -> None:
+        if self.severed:
+            raise ChannelBroken("a forked process has no link to the judge")
         data = memoryview(wire.pack(message))
         while data:
             try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import os
 import sys
 import time
@@ -202,38 +203,28 @@ class _JudgeOptions:
 
 
 # -- Ray's driver API, forwarded -----------------------------------------------------------------------
-def _api(name: str) -> Any:
+def _api(name: str, writes: list | None = None) -> Any:
+    """A call of Ray's API, answered by the judge. `writes`: [parameter, position] of a file
+    the call writes (`ray.timeline(filename=...)`): written here, in the jail, with what the
+    judge returns, as Ray's driver writes it; the judge never sees the name."""
+
     def call(*args: Any, **kwargs: Any) -> Any:
-        return link().request("api", name, list(args), kwargs)
+        target = None
+        if writes:
+            key, index = writes
+            if key in kwargs:
+                target = kwargs.pop(key)
+            elif len(args) > index:
+                target, args = args[index], args[:index] + args[index + 1 :]
+        value = link().request("api", name, list(args), kwargs)
+        if target is None:
+            return value
+        with open(target, "w") as f:
+            json.dump(value, f)
+        return None
 
     call.__name__ = call.__qualname__ = name.rsplit(".", 1)[-1]
     return call
-
-
-API = (
-    "init",
-    "shutdown",
-    "is_initialized",
-    "get",
-    "put",
-    "wait",
-    "kill",
-    "cancel",
-    "get_actor",
-    "nodes",
-    "cluster_resources",
-    "available_resources",
-    "get_runtime_context",
-    "timeline",
-    "memory_summary",
-)
-UTIL_API = (
-    "placement_group",
-    "remove_placement_group",
-    "get_placement_group",
-    "get_current_placement_group",
-    "placement_group_table",
-)
 
 
 # -- time and pids: the judge's, while it has a cluster up ------------------------------------------
@@ -246,11 +237,25 @@ def _forwarded(name: str, real: Any) -> Any:
     return call
 
 
-def patch_time_and_os() -> None:
-    for module, name in ((time, "sleep"), (time, "time"), (time, "monotonic"), (time, "perf_counter")):
-        setattr(module, name, _forwarded(f"time.{name}", getattr(module, name)))
-    for name in ("getpid", "kill", "_exit"):
-        setattr(os, name, _forwarded(f"os.{name}", getattr(os, name)))
+def install(config: dict) -> None:
+    """What the judge answers, from its table (miniray.api_surface, sent with hello): Ray's calls
+    on `miniray`, `miniray.actor` and `miniray.util`, the clock and pids, and the names of
+    miniray's own objects the judge takes for its own."""
+    mod = sys.modules["miniray"]
+    places = {"": mod, "actor": mod.actor, "util": mod.util}
+    for name, writes in dict(config.get("api", {})).items():
+        where, _, attr = str(name).rpartition(".")
+        if where in places:
+            setattr(places[where], attr, _api(str(name), writes))
+    modules = {"time": time, "os": os}
+    for name in config.get("clock", []):
+        where, _, attr = str(name).partition(".")
+        if where in modules and hasattr(modules[where], attr):
+            setattr(modules[where], attr, _forwarded(str(name), getattr(modules[where], attr)))
+    _SHIPPABLE_NAMES.clear()
+    _SHIPPABLE_NAMES.update(str(n) for n in config.get("shipped", []))
+    _SHIPPED.clear()
+    _MODULES_SEEN[0] = -1
 
 
 # -- the module the learner imports ---------------------------------------------------------------------
@@ -259,20 +264,15 @@ def build(miniray_dir: str) -> types.ModuleType:
     mod = types.ModuleType("miniray", "miniray, as graded code sees it: Ray's API, run by the grader.")
     mod.__path__ = [miniray_dir]
     mod.__dict__.update(remote=remote, method=method, ObjectRef=ObjectRef, __version__="0.1.0")
-    for name in API:
-        setattr(mod, name, _api(name))
     sys.modules["miniray"] = mod
     import miniray.exceptions
 
     mod.exceptions = miniray.exceptions  # type: ignore[attr-defined]
     actor = types.ModuleType("miniray.actor")
-    actor.exit_actor = _api("actor.exit_actor")  # type: ignore[attr-defined]
     sys.modules["miniray.actor"] = mod.actor = actor  # type: ignore[attr-defined]
     util = types.ModuleType("miniray.util")
     util.__path__ = [os.path.join(miniray_dir, "util")]
     sys.modules["miniray.util"] = mod.util = util  # type: ignore[attr-defined]
-    for name in UTIL_API:
-        setattr(util, name, _api(f"util.{name}"))
     from miniray.util import scheduling_strategies
 
     util.scheduling_strategies = scheduling_strategies  # type: ignore[attr-defined]
@@ -285,16 +285,15 @@ def build(miniray_dir: str) -> types.ModuleType:
 STANDINS: dict[str, type[StandIn]] = {"ref": ObjectRef, "actor": ActorHandle, "rf": JudgeRemoteFunction}
 
 
-# What may cross as one of miniray's own objects: classes, functions and immutable collections
-# (proxies.SHIPPABLE, checked again there). Never a plain value, which is identical to many
-# things by accident (small ints, interned strings), nor a mutable one.
-SHIPPABLE = (type, types.FunctionType, tuple, frozenset)
+# What may cross as one of miniray's own objects: the names the judge's table lists (sent with
+# hello), each a class or an immutable collection of them. Never a plain value, which is
+# identical to many things by accident (small ints, interned strings), nor a mutable one.
+SHIPPABLE = (type, tuple, frozenset)
+_SHIPPABLE_NAMES: set[str] = set()
 
-
-# id -> (the object, "module:attr"), for every public shippable attribute of the miniray modules
-# indexed so far: a describe() asks for every learner function and class it sends, each run.
+# id -> (the object, "module:attr"), for the listed names of the miniray modules imported so far:
+# a describe() asks for every learner function and class it sends, each run.
 _SHIPPED: dict[int, tuple[Any, str]] = {}
-_INDEXED: set[str] = set()
 _MODULES_SEEN = [0]  # len(sys.modules) at the last look: a new import is looked at once
 
 
@@ -303,26 +302,26 @@ def _shippable(value: Any) -> bool:
 
 
 def shipped_name(obj: Any) -> str | None:
-    """ "miniray.liveness:RETRYABLE" when the learner holds one of miniray's own objects (a
-    constant, a class, a function of a real miniray module, imported in the jail from the same
-    source): the judge then uses its own, the same object, as in one process, so that a check
-    such as "does the submission use miniray's shipped policy" sees what it would see there."""
+    """ "miniray.liveness:RETRYABLE" when the learner holds one of miniray's own objects the
+    judge's table lists (imported in the jail from the same source): the judge then uses its
+    own, the same object, as in one process, so that a check such as "does the submission use
+    miniray's shipped policy" sees what it would see there."""
     if not _shippable(obj):
         return None
     if len(sys.modules) != _MODULES_SEEN[0]:
         _MODULES_SEEN[0] = len(sys.modules)
-        _index_new_modules()
+        _index()
     found = _SHIPPED.get(id(obj))
     return found[1] if found is not None and found[0] is obj else None
 
 
-def _index_new_modules() -> None:
-    for name, module in list(sys.modules.items()):  # modules the learner's code imported since
-        if name.startswith("miniray.") and name not in _INDEXED and isinstance(module, types.ModuleType):
-            _INDEXED.add(name)
-            for attr, value in list(vars(module).items()):
-                if not attr.startswith("_") and _shippable(value):
-                    _SHIPPED.setdefault(id(value), (value, f"{name}:{attr}"))
+def _index() -> None:
+    for name in sorted(_SHIPPABLE_NAMES):
+        module_name, _, attr = name.partition(":")
+        module = sys.modules.get(module_name)
+        value = getattr(module, attr, None) if isinstance(module, types.ModuleType) else None
+        if value is not None and _shippable(value):
+            _SHIPPED.setdefault(id(value), (value, name))
 
 
 def describe(lk: Link, obj: Any) -> dict:

@@ -94,23 +94,26 @@ def read(value: list) -> Parts:
     return Parts(handle, module, qualname, [str(b) for b in bases], args, attrs, text, tb, pair)
 
 
-_STAND_INS: dict[tuple, type] = {}
+NAME_CHARS = 200  # of a stand-in's module and class name: the rest is the other side's to keep
 
 
-def stand_in(module: str, qualname: str, bases: list[str]) -> type:
-    """A class named like the original on its nearest builtin Exception base (cached)."""
+def stand_in(module: str, qualname: str, bases: list[str], cache: dict[tuple, type], most: int = 0) -> type:
+    """A class named like the original on its nearest builtin Exception base, kept in `cache`;
+    `most` (the judge: the names are the jail's): past that many classes, a WireError."""
     base: type = Exception
     for name in bases:
         found = getattr(builtins, name, None)
         if isinstance(found, type) and issubclass(found, Exception):
             base = found
             break
+    module, qualname = module[:NAME_CHARS], qualname[:NAME_CHARS]
     key = (module, qualname, base)
-    cls = _STAND_INS.get(key)
+    cls = cache.get(key)
     if cls is None:
+        if most and len(cache) >= most:
+            raise WireError(f"more than {most} kinds of exception in one grading")
         name = qualname.rsplit(".", 1)[-1] or "Error"
-        cls = type(name, (base,), {"__module__": module, "__qualname__": qualname})
-        _STAND_INS[key] = cls
+        cls = cache[key] = type(name, (base,), {"__module__": module, "__qualname__": qualname})
     return cls
 
 

@@ -8,9 +8,13 @@ handle allows is decided here, never by the jail:
 - an object of a class defined in the exercise's checks.py (a `store`, an `api`, `out`): its
   public methods and attributes, the API its docstring gives the learner; never a name starting
   with "_", never setting anything;
-- a few miniray records the exercises hand over (a placement group's record, a diagnosis, a
-  fencing token, a runtime context, a placement group): the fields and methods listed below;
+- miniray's records the exercises hand over (a placement group's record, a diagnosis, a
+  fencing token, a runtime context, a placement group): the fields and methods miniray's table
+  of what a learner may ask (`miniray.api_surface.RECORDS`) lists, with plain arguments;
 - anything else: nothing but holding it and passing it back.
+
+miniray's table and the exercise's services make one policy: a later record or service extends
+one of the two, and nothing outside them is read or called.
 """
 
 from __future__ import annotations
@@ -20,67 +24,11 @@ import types
 from typing import Any
 
 import miniray
+from miniray.api_surface import ANY, PLAIN, RECORDS, Accepts
 
 from . import kinds
 
-# "module:qualname" -> (readable fields, callable methods)
-MINIRAY_RECORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    # A placement group's record as a queue policy or a rescheduler sees it (fault09, fault11).
-    "miniray.placement.group:Group": (
-        (
-            "pg_id",
-            "name",
-            "label",
-            "bundles",
-            "strategy",
-            "state",
-            "created_at",
-            "scheduling_attempt",
-            "scheduling_state",
-            "highest_retry_delay_ms",
-            "scheduling_latency_ms",
-            "creation_latency_ms",
-            "attempt_started",
-            "failed_version",
-            "recovering_since",
-            "queued_at_attempts",
-            "removed_from",
-        ),
-        ("placed", "unplaced", "row"),
-    ),
-    "miniray.placement.group:Bundle": (("index", "resources", "selector", "node"), ()),
-    "miniray.cluster:Node": (
-        ("index", "name", "node_id", "total", "available", "labels", "is_head", "alive", "address"),
-        (),
-    ),
-    "miniray.placement.diagnosis:Diagnosis": (
-        ("edges", "cycles", "starved", "spinning", "infeasible", "attempts"),
-        ("cycle_strings", "lines"),
-    ),
-    "miniray.liveness.services:FencingToken": (("lease", "value", "holder", "expires"), ()),
-    "miniray.util.placement_group:PlacementGroup": (
-        ("id", "bundle_specs", "bundle_count"),
-        ("ready", "wait"),
-    ),
-    "miniray.runtime_context:RuntimeContext": (
-        (),
-        (
-            "get_job_id",
-            "get_node_id",
-            "get_worker_id",
-            "get_task_id",
-            "get_actor_id",
-            "get_actor_name",
-            "get_assigned_resources",
-        ),
-    ),
-}
-REF_METHODS = ("task_id",)
 CALLABLES = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)
-
-
-def _name(cls: type) -> str:
-    return f"{cls.__module__}:{cls.__qualname__}"
 
 
 class Exposure:
@@ -94,7 +42,8 @@ class Exposure:
         """(fields, methods) learner code may read and call on an instance of `cls`, or None."""
         if cls in self._classes:
             return self._classes[cls]
-        found = MINIRAY_RECORDS.get(_name(cls))
+        record = RECORDS.get(cls)
+        found = (record.fields, record.methods) if record is not None else None
         if found is None and cls.__module__ == self.checks_module:
             fields: list[str] = []
             methods: list[str] = []
@@ -147,10 +96,13 @@ class Exposure:
     def may_call(self, obj: Any, name: str) -> bool:
         if name.startswith("_"):
             return False
-        if isinstance(obj, miniray.ObjectRef):
-            return name in REF_METHODS
         surface = self.surface(type(obj))
         return surface is not None and name in surface[1]
+
+    def arguments(self, obj: Any) -> Accepts:
+        """What a method's arguments may hold: any value for the exercise's own services (as in
+        one process), plain data for miniray's records."""
+        return ANY if type(obj).__module__ == self.checks_module else PLAIN
 
 
 def _text(fn: Any, obj: Any) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import io
 import sys
+import time
 import traceback
 import types
 import weakref
@@ -29,6 +30,7 @@ from typing import Any
 from . import errors, records, wire
 from .channel import Channel
 
+_CPU = time.process_time  # taken before the learner's code could stand in for it
 OUT_PER_MESSAGE = 64 * 1024  # characters of learner output sent with one message
 JUDGE_HANDLE = "_fl_handle"  # on an exception rebuilt from the judge's: the judge's handle
 
@@ -122,6 +124,7 @@ class Link:
             hdr["n"] = self.counter.lines
         if self._site:
             hdr["site"], self._site = self._site, 0
+        hdr["cpu"] = round(_CPU(), 2)  # what the judge knows of this process's CPU if it is killed
         return hdr
 
     def _learner_line(self) -> int:
@@ -276,7 +279,10 @@ def exception_class(parts: errors.Parts, cause: Any) -> type:
                 return cls
         except Exception:
             pass
-    return errors.stand_in(parts.module, parts.qualname, parts.bases)
+    return errors.stand_in(parts.module, parts.qualname, parts.bases, _STAND_INS)
+
+
+_STAND_INS: dict[tuple, type] = {}  # the jail's, for the judge's exceptions it names
 
 
 class Held:

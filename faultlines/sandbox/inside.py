@@ -116,6 +116,7 @@ class Inside:
     # -- loading -----------------------------------------------------------------------------------
     def hello(self, config: dict) -> dict:
         _limit(config.get("limits", {}))
+        client.install(config)  # what the judge answers: before any of the learner's code runs
         from faultlines.grader import submission
 
         source, self.filename = str(config["source"]), str(config["filename"])
@@ -239,12 +240,14 @@ def main() -> None:
     os.dup2(null, 0)
     os.dup2(2, 1)
     channel = Channel(rfd, wfd)
+    # A process the learner's code forks (os.fork) must not speak on the judge's pipe: its copy of
+    # the conversation is closed in it, before the learner's code there goes on.
+    os.register_at_fork(after_in_child=channel.sever)
     link = Link(channel, client.describe, client.STANDINS)
     client.LINK = link
     code = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
     # The learner's `miniray` first: nothing here may import the simulator itself.
     client.build(os.path.join(code, "miniray"))
-    client.patch_time_and_os()
     # The grader's budgets and loader, without the grader package's __init__ (which sets up
     # miniray for grading in the judge, and is not mounted in the jail).
     grader = types.ModuleType("faultlines.grader")

@@ -49,6 +49,10 @@ class Limits:
     wall_seconds: float = field(default_factory=lambda: float(_env_int("FAULTLINES_WALL_SECONDS", 300)))
     cpu_seconds: int = field(default_factory=lambda: _env_int("FAULTLINES_CPU_SECONDS", 120))
     memory_bytes: int = field(default_factory=lambda: _env_int("FAULTLINES_MEMORY_MB", 2048) * 1024**2)
+    # The judge's own address space (what the jail's messages make it hold is capped by this too).
+    judge_memory_bytes: int = field(
+        default_factory=lambda: _env_int("FAULTLINES_JUDGE_MEMORY_MB", 3072) * 1024**2
+    )
     max_pids: int = 16  # bubblewrap's two processes, the Python, and a few the learner may start
     scratch_bytes: int = 16 * 1024**2
     file_bytes: int = 16 * 1024**2

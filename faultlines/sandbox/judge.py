@@ -19,14 +19,14 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-import miniray
 from faultlines.grader import budgets
 from faultlines.grader.submission import BadSubmission
 from miniray import sim
+from miniray.api_surface import EXCEPTIONS, PLAIN
 from miniray.isolation import process_salt
 
 from . import errors, kinds, proxies, records, wire
-from .channel import Channel, ChannelBroken
+from .channel import Channel, ChannelBroken, now
 from .exposure import Exposure
 from .jail import Jail
 from .served import Served
@@ -68,12 +68,15 @@ class Bridge(Served):
         self.listing: dict[str, Any] = {}  # the module's functions and classes, by name
         self.globals: dict[str, Any] = {}  # their stand-ins, kept across runs
         self.output_left = OUTPUT_LIMIT
+        self.cpu_seen = (0.0, now())  # the jail's CPU seconds as it last said, and when
         self._modules: dict[str, types.ModuleType] = {}
         self.codes = _code_map(source, filename)
         self.filename = filename
         self.source_lines = source.count("\n") + 1
         self._lines: dict[int, Callable[..., Any]] = {}  # line -> a trampoline that reads as it
         self.module_class = type("submission", (proxies.SandboxModule,), {"_fl_bridge": self})
+        self.made = proxies.Made()  # what the jail's objects cost the judge, capped per grading
+        self._budget: wire.Budget | None = None  # the message being decoded may spend this
         Served.__init__(self, exposure)
 
     # -- asking the jail ---------------------------------------------------------------------------
@@ -95,10 +98,19 @@ class Bridge(Served):
             del error
 
     def _decode_reply(self, body: Any) -> Any:
+        """A message from the jail, decoded within its budget: values, and the grading's
+        wall-clock deadline, which goes on while the judge decodes."""
+        outer, self._budget = self._budget, wire.Budget(self.channel.deadline, now)
         try:
             value = self.decode(body)
+        except wire.OutOfTime:
+            raise ChannelBroken("ran past its wall-clock limit") from None
         except wire.WireError as e:
             raise ChannelBroken(f"broke the protocol: {e}") from None
+        except RecursionError:
+            raise ChannelBroken("broke the protocol: a value nested too deep") from None
+        finally:
+            self._budget = outer
         self._release()
         return value
 
@@ -188,6 +200,9 @@ class Bridge(Served):
         lines = hdr.get("n")
         if type(lines) is int:
             self.lines = lines
+        cpu = hdr.get("cpu")
+        if isinstance(cpu, (int, float)) and not isinstance(cpu, bool):
+            self.cpu_seen = (float(cpu), now())
 
     # -- serving the jail --------------------------------------------------------------------------
     def serve(self, op: str, payload: Any, hdr: dict) -> tuple[str, Any]:
@@ -233,8 +248,12 @@ class Bridge(Served):
     def encode(self, value: Any) -> Any:
         return wire.encode(value, self._export)
 
-    def decode(self, value: Any) -> Any:
-        return wire.decode(value, self._resolve)
+    def decode(self, value: Any, depth: int = 0) -> Any:
+        return wire.decode(value, self._resolve, depth, self._budget)
+
+    def handed_over(self, obj: Any) -> bool:
+        h = self._ids.get(id(obj))
+        return h is not None and self.exports.get(h) is obj
 
     def _handle(self, obj: Any) -> int:
         h = self._ids.get(id(obj))
@@ -266,20 +285,25 @@ class Bridge(Served):
         if tag == "S" and len(value) == 3 and type(value[1]) is int and type(value[2]) is dict:
             proxy = self.proxies.get(value[1])
             if proxy is None:
-                proxy = self.proxies[value[1]] = proxies.make(self, proxies.JailRef(value[1]), value[2])
+                proxy = self.proxies[value[1]] = proxies.make(
+                    self, self.made, proxies.JailRef(value[1]), value[2], depth
+                )
             return proxy
         if tag == "G" and len(value) == 3 and type(value[1]) is str and type(value[2]) is dict:
             if value[1] not in self.globals:
-                self.globals[value[1]] = proxies.make(self, proxies.JailRef(name=value[1]), value[2])
+                self.globals[value[1]] = proxies.make(
+                    self, self.made, proxies.JailRef(name=value[1]), value[2], depth
+                )
             return self.globals[value[1]]
         if tag == "E":
             return self._rebuild(value, depth)
         if tag == "R" and len(value) == 3:
-            return records.make(value[1], wire.decode(value[2], self._resolve, depth))
+            return records.make(value[1], self.decode(value[2], depth), checked=True)
         if tag == "M" and len(value) == 2 and type(value[1]) is str:
             module = self._modules.get(value[1])
             if module is None:
-                module = self._modules[value[1]] = types.ModuleType(value[1])
+                self.made.one()
+                module = self._modules[value[1]] = types.ModuleType(value[1][: errors.NAME_CHARS])
             return module
         raise wire.WireError(f"an unknown tag {tag!r}")
 
@@ -287,13 +311,13 @@ class Bridge(Served):
         parts = errors.read(value)
         if parts.handle is not None:
             raise wire.WireError("an exception claiming to be the judge's")
-        args = wire.decode(parts.args, self._resolve, depth) if parts.args is not None else [parts.text]
+        args = self.decode(parts.args, depth) if parts.args is not None else [parts.text]
         if type(args) is not list:
             args = [parts.text]
-        e = _exception(parts, args)
+        e = _exception(parts, args, self.made)
         e.__miniray_traceback__ = parts.traceback  # type: ignore[attr-defined]  # miniray shows this text
         if parts.cause is not None:
-            cause = wire.decode(parts.cause[1], self._resolve, depth)
+            cause = self.decode(parts.cause[1], depth)
             if isinstance(cause, BaseException):
                 if parts.cause[0] == "c":
                     e.__cause__ = cause
@@ -313,7 +337,7 @@ class LearnerExit(SystemExit):
     in the driver it ends the grading with a failure, never the judge."""
 
 
-def _exception(parts: errors.Parts, args: list) -> BaseException:
+def _exception(parts: errors.Parts, args: list, made: proxies.Made) -> BaseException:
     """The judge's object for an exception the jail raised: never a class the jail names freely."""
     if (parts.module, parts.qualname) == ("faultlines.sandbox.inside", "Reload"):
         return LoadFailed(parts.text)
@@ -329,14 +353,14 @@ def _exception(parts: errors.Parts, args: list) -> BaseException:
                 return cls(*args)
             except Exception:
                 pass
-    elif parts.module == "miniray.exceptions":
-        cls = getattr(miniray.exceptions, parts.qualname, None)
-        if isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "miniray.exceptions":
+    elif parts.module == "miniray.exceptions" and PLAIN.admits(args):
+        cls = EXCEPTIONS.get(parts.qualname)  # miniray's own classes, by identity: built from plain data
+        if cls is not None and issubclass(cls, Exception):
             try:
                 return cls(*args)
             except Exception:
                 pass
-    stand_in = errors.stand_in(parts.module, parts.qualname, parts.bases)
+    stand_in = made.exception_class(parts.module, parts.qualname, parts.bases)
     try:
         return stand_in(*args)
     except Exception:

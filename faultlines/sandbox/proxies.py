@@ -20,14 +20,14 @@ own object again.
 
 from __future__ import annotations
 
-import sys
 import types
 from typing import Any, Protocol
 
 import miniray
 from miniray import sim
+from miniray.api_surface import OPTIONS, SHIPPED
 
-from . import kinds, wire
+from . import errors, kinds, wire
 
 
 class Bridge(Protocol):
@@ -38,10 +38,11 @@ class Bridge(Protocol):
     def run_body(self, op: str, *payload: Any) -> Any: ...
     def call(self, fn: Any, args: tuple, kwargs: dict) -> Any: ...
     def code_of(self, key: Any) -> types.CodeType | None: ...
-    def decode(self, value: Any) -> Any: ...
+    def decode(self, value: Any, depth: int = 0) -> Any: ...
 
 
 MARK = "__fl_sandbox__"
+REPR_CHARS = 300  # of a learner object's repr, as the jail cuts it
 
 
 @sim.external  # the judge's own: never copied into a worker or an argument
@@ -73,10 +74,10 @@ class SandboxObject:
     def __init__(self, bridge: Bridge, ref: JailRef, meta: dict) -> None:
         self.__dict__[MARK] = ref
         self.__dict__["_fl_bridge"] = bridge
-        self.__dict__["_fl_repr"] = str(meta.get("repr", ""))
+        self.__dict__["_fl_repr"] = str(meta.get("repr", ""))[:REPR_CHARS]
         for key in ("name", "qualname", "module"):
             if type(meta.get(key)) is str:
-                self.__dict__[f"__{key}__"] = meta[key]
+                self.__dict__[f"__{key}__"] = meta[key][: errors.NAME_CHARS]
         code = bridge.code_of(meta.get("code"))
         if code is not None:
             self.__dict__["__code__"] = code  # the judge's own compile of the source: for reading only
@@ -92,53 +93,80 @@ class SandboxCallable(SandboxObject):
         return self.__dict__["_fl_bridge"].call(self, args, kwargs)
 
 
-_TYPES: dict[tuple[str, bool], type] = {}
+MAX_STAND_INS = 100_000  # stand-ins for the jail's objects one grading may make
+MAX_TYPE_NAMES = 1_000  # distinct type names of the jail's objects in one grading
+MAX_EXCEPTION_CLASSES = 256  # distinct exception classes the jail names in one grading
 
 
-def _object_class(name: str, callable_: bool) -> type:
-    cls = _TYPES.get((name, callable_))
-    if cls is None:
-        base = SandboxCallable if callable_ else SandboxObject
-        cls = type(name if name.isidentifier() else "object", (base,), {"__module__": "submission"})
-        if len(_TYPES) < 1000:  # type names are the learner's: never an unbounded cache
-            _TYPES[(name, callable_)] = cls
-    return cls
+class Made:
+    """What one grading's judge has made for the jail's objects: stand-ins, a class per type
+    name, a class per exception name. Each is the jail's choosing and lives in the judge's
+    memory, so each is capped per grading; past a cap the jail has broken the protocol."""
 
+    def __init__(self) -> None:
+        self.stand_ins = 0
+        self.types: dict[tuple[str, bool], type] = {}
+        self.exceptions: dict[tuple, type] = {}
 
-# What may cross as one of miniray's own objects (client.SHIPPABLE says why).
-SHIPPABLE = (type, types.FunctionType, tuple, frozenset)
+    def one(self) -> None:
+        self.stand_ins += 1
+        if self.stand_ins > MAX_STAND_INS:
+            raise wire.WireError(f"more than {MAX_STAND_INS} of its objects in one grading")
+
+    def object_class(self, name: str, callable_: bool) -> type:
+        name = name if name.isidentifier() and len(name) <= 100 else "object"
+        cls = self.types.get((name, callable_))
+        if cls is None:
+            if len(self.types) >= MAX_TYPE_NAMES:
+                raise wire.WireError(f"objects of more than {MAX_TYPE_NAMES} type names in one grading")
+            base = SandboxCallable if callable_ else SandboxObject
+            cls = self.types[(name, callable_)] = type(name, (base,), {"__module__": "submission"})
+        return cls
+
+    def exception_class(self, module: str, qualname: str, bases: list[str]) -> type:
+        return errors.stand_in(module, qualname, bases, self.exceptions, MAX_EXCEPTION_CLASSES)
 
 
 def shipped(name: Any) -> Any:
-    """The judge's own miniray object the jail named ("miniray.liveness:RETRYABLE"): only a
-    public attribute of a miniray module this process has imported, never anything else."""
-    module_name, _, attr = str(name).partition(":")
-    module = sys.modules.get(module_name)
-    if (
-        not module_name.startswith("miniray.")
-        or not isinstance(module, types.ModuleType)
-        or not attr.isidentifier()
-        or attr.startswith("_")
-        or attr not in vars(module)
-    ):
-        raise wire.WireError(f"it named {str(name)[:80]!r}, which is none of miniray's objects")
-    value = vars(module)[attr]
-    if type(value) not in SHIPPABLE and not isinstance(value, type):
-        raise wire.WireError(f"it named {str(name)[:80]!r}, which is not a class, function or constant")
+    """The judge's own miniray object the jail named ("miniray.liveness:RETRYABLE"): only one
+    miniray's table lists (`miniray.api_surface.SHIPPED`: classes and tuples of classes, never
+    a function), held and compared, never called."""
+    value = SHIPPED.get(name) if type(name) is str else None
+    if value is None:
+        raise wire.WireError(
+            f"it named {str(name)[:80]!r}, which is none of miniray's objects a learner may hold"
+        )
     return value
 
 
-def make(bridge: Bridge, ref: JailRef, meta: dict) -> Any:
+def make(bridge: Bridge, made: Made, ref: JailRef, meta: dict, depth: int = 0) -> Any:
+    """The judge's stand-in for one of the jail's objects; `depth`: how deep in its message."""
     kind = meta.get("k")
     if kind == "shipped":
         return shipped(meta.get("name"))
+    made.one()
     if kind == "rf":
-        return miniray.remote(**bridge.decode(meta.get("opts", ["d"])))(_body(bridge, ref, meta))
+        return _remote(bridge, meta, depth)(_body(bridge, ref, meta))
     if kind == "ac":
-        cls = miniray.remote(**bridge.decode(meta.get("opts", ["d"])))(_actor_class(bridge, ref, meta))
+        cls = _remote(bridge, meta, depth)(_actor_class(bridge, ref, meta, depth))
         cls.__dict__[MARK] = ref
         return cls
-    return _object_class(str(meta.get("type", "object")), bool(meta.get("call")))(bridge, ref, meta)
+    return made.object_class(str(meta.get("type", "object")), bool(meta.get("call")))(bridge, ref, meta)
+
+
+def _options(bridge: Bridge, encoded: Any, depth: int) -> dict:
+    opts = bridge.decode(encoded, depth)
+    if type(opts) is not dict or not all(type(k) is str for k in opts) or not OPTIONS.admits(opts):
+        raise wire.WireError("options that are not a remote function's")
+    return opts
+
+
+def _remote(bridge: Bridge, meta: dict, depth: int) -> Any:
+    """miniray's own decorator with the options the jail's decorator checked (again here)."""
+    try:
+        return miniray.remote(**_options(bridge, meta.get("opts", ["d"]), depth))
+    except (TypeError, ValueError) as e:
+        raise wire.WireError(f"options miniray refuses ({e})") from None
 
 
 def _named(fn: Any, meta: dict, method: str = "") -> Any:
@@ -191,10 +219,10 @@ class Snapshot:
         return LiveInstance(self.bridge, self.instance)
 
 
-def _actor_class(bridge: Bridge, ref: JailRef, meta: dict) -> type:
-    methods = bridge.decode(meta.get("methods", ["d"]))
-    if type(methods) is not dict:
-        methods = {}
+def _actor_class(bridge: Bridge, ref: JailRef, meta: dict, depth: int) -> type:
+    methods = bridge.decode(meta.get("methods", ["d"]), depth)
+    if type(methods) is not dict or not OPTIONS.admits(methods):
+        raise wire.WireError("an actor class's methods that are not a table of options")
 
     def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
         obj: Any = object.__new__(cls)

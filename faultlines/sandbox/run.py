@@ -9,8 +9,7 @@ how the jail broke ("crashed the grader's sandbox: ..."), never an exception.
 from __future__ import annotations
 
 import io
-import os
-import signal
+import resource
 from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -21,7 +20,8 @@ from faultlines.grader import exercise, grade
 from faultlines.grader.report import Report, TierResult
 from faultlines.grader.submission import BadSubmission
 
-from . import machine
+from . import ending, machine, surface
+from . import source as submission_source
 from .channel import ChannelBroken, now
 from .exposure import Exposure
 from .jail import Jail, Limits, Plan
@@ -97,13 +97,13 @@ def in_jail(
     except BadSubmission as e:
         done.bad_input = str(e)
     except MemoryError:
-        done.problem = f"{SANDBOX_CRASH}: {_memory()}"
+        done.problem = f"{SANDBOX_CRASH}: {ending.MEMORY}"
     except LearnerExit as e:
         done.problem = (
             f"{SANDBOX_CRASH}: the submission called exit({e.code}) outside a task, which ends the grading"
         )
     except ChannelBroken as e:
-        done.problem = f"{SANDBOX_CRASH}: {_explain(e, jail, bridge, limits)}"
+        done.problem = f"{SANDBOX_CRASH}: {ending.explain(e, jail, bridge, limits)}"
     finally:
         jail.close()
     done.output = sink.getvalue()
@@ -122,7 +122,9 @@ def grade_file(
     """`ex`: the exercise already loaded (a judge grading many submissions loads it once)."""
     ex = ex or exercise.load(exercise_id, hidden=hidden)
     try:
-        source = path.read_text(encoding="utf-8")
+        source = submission_source.read(path)
+    except submission_source.NotASubmission as e:
+        return Verdict(failed(ex.id, f"{path}: {e}"), f"{path}: {e}")
     except (OSError, UnicodeDecodeError) as e:
         return Verdict(failed(ex.id, f"{path}: cannot be read ({e})"), f"{path}: cannot be read ({e})")
     call = replay_call or (lambda token: f"python -m faultlines replay {token} {path}")
@@ -140,6 +142,7 @@ def _config(ex: exercise.Exercise, source: str, filename: str, plan: Plan, limit
         "filename": filename,
         "entries": list(ex.entry),
         "line_budget": ex.line_budget,
+        **surface.for_the_jail(),
         "limits": {
             "cpu_seconds": limits.cpu_seconds,
             "memory_bytes": limits.memory_bytes,
@@ -150,43 +153,12 @@ def _config(ex: exercise.Exercise, source: str, filename: str, plan: Plan, limit
     }
 
 
-def _memory() -> str:
-    return "resource limit: the submission's process ran out of memory (a safety net past the step budget)"
-
-
-def _explain(e: ChannelBroken, jail: Jail | None, bridge: Bridge | None, limits: Limits) -> str:
-    if e.reason == "ran past its wall-clock limit":
-        return (
-            f"the submission ran past the {limits.wall_seconds:g} s wall-clock limit "
-            "(does it sleep, block or loop outside the simulation?)"
-        )
-    status = None
-    errors = ""
-    if jail is not None:
-        try:
-            status = jail.proc.wait(timeout=5)
-        except Exception:
-            status = None
-        errors = _stderr(jail, bridge)
-    if "MemoryError" in errors:
-        return _memory()
-    if status in (-signal.SIGXCPU, 128 + signal.SIGXCPU, -signal.SIGKILL, 128 + signal.SIGKILL):
-        return (
-            "resource limit: the submission's process ran out of CPU time (a safety net past the step budget)"
-        )
-    if e.reason == "ended":
-        last = errors.strip().splitlines()[-1:] or [""]
-        return f"the submission's process ended (status {status}) before the grading did: not graded {last[0][:200]}".rstrip()
-    return f"the submission's process {e.reason}: not graded"
-
-
-def _stderr(jail: Jail, bridge: Bridge | None) -> str:
-    """The last of what the jail wrote on stderr: the tail the judge kept, and what came after."""
-    tail = bridge.channel.stderr_tail if bridge is not None else b""
-    if jail.proc.stderr is not None:
-        try:
-            os.set_blocking(jail.errors, False)
-            tail += os.read(jail.errors, 1 << 16)
-        except (OSError, ValueError):
-            pass
-    return tail[-(1 << 14) :].decode(errors="replace")
+def limit_judge(limits: Limits) -> None:
+    """The judge's own memory limit (a process that grades one submission: grade, a grade-all
+    child): whatever the jail sends it to hold ends in a MemoryError, that submission's row."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    want = limits.judge_memory_bytes
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if want > 0 and (soft == resource.RLIM_INFINITY or want < soft):
+        resource.setrlimit(resource.RLIMIT_AS, (want, hard))

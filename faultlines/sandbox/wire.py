@@ -13,6 +13,12 @@ its text), so the judge never runs a method the learner wrote to compare or prin
 Frames are a 4-byte big-endian length and UTF-8 JSON. The judge reads at most MAX_MESSAGE bytes
 per message from the jail; a longer one, malformed JSON or a shape the protocol does not have is
 a WireError, and the judge ends the jail.
+
+The judge decodes a message from the jail within a Budget: at most MAX_ITEMS values, and only
+until the grading's wall-clock deadline (OutOfTime past it). A set's members and a dict's keys
+are hashed before the set or dict is built: more than MAX_SAME_HASH of them sharing one hash (ints
+chosen to collide, so that building it takes minutes) is refused. Honest values never come near
+that: distinct ints and floats share a hash only past 2**61, and strings' hashes are salted.
 """
 
 from __future__ import annotations
@@ -25,12 +31,37 @@ from typing import Any
 
 MAX_DEPTH = 100  # nesting of one value: deeper is refused, never a RecursionError in the judge
 MAX_MESSAGE = 64 * 1024**2  # bytes in one message from the jail
+MAX_ITEMS = 2_000_000  # values in one message from the jail
+MAX_SAME_HASH = 32  # members of one set, or keys of one dict, with the same hash
+CLOCK_EVERY = 8192  # values decoded between two looks at the clock
 HEADER = struct.Struct(">I")
 PLAIN_TAGS = frozenset("ltdsfby")
 
 
 class WireError(Exception):
     """A value or a message the protocol cannot carry (or a sender that broke it)."""
+
+
+class OutOfTime(WireError):
+    """The grading's wall-clock deadline passed while the judge was decoding."""
+
+
+class Budget:
+    """What decoding one message may spend: values, and wall-clock time up to `deadline`."""
+
+    def __init__(self, deadline: float | None, clock: Callable[[], float], items: int = MAX_ITEMS) -> None:
+        self.deadline, self.clock, self.left = deadline, clock, items
+        self._until_look = CLOCK_EVERY
+
+    def spend(self, n: int) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise WireError(f"a message of more than {MAX_ITEMS} values")
+        self._until_look -= n
+        if self._until_look <= 0:
+            self._until_look = CLOCK_EVERY
+            if self.deadline is not None and self.clock() > self.deadline:
+                raise OutOfTime("ran past its wall-clock limit")
 
 
 Export = Callable[[Any], list]  # a non-plain object -> its tagged array
@@ -88,7 +119,7 @@ def _subclass(value: Any, export: Export, depth: int) -> Any:
     return export(value)
 
 
-def decode(value: Any, resolve: Resolve, depth: int = 0) -> Any:
+def decode(value: Any, resolve: Resolve, depth: int = 0, budget: Budget | None = None) -> Any:
     t = type(value)
     if t is not list:
         if t is dict:
@@ -98,27 +129,28 @@ def decode(value: Any, resolve: Resolve, depth: int = 0) -> Any:
         raise WireError("an array without its tag")
     if depth > MAX_DEPTH:
         raise WireError(f"a value nested more than {MAX_DEPTH} deep")
+    if budget is not None:
+        budget.spend(len(value))
     tag = value[0]
     d = depth + 1
     if tag not in PLAIN_TAGS:
         return resolve(value, d)
     try:
-        if tag == "l":
-            return [decode(v, resolve, d) for v in value[1:]]
-        if tag == "t":
-            return tuple(decode(v, resolve, d) for v in value[1:])
+        if tag in "ltsf":
+            items = [decode(v, resolve, d, budget) for v in value[1:]]
+            if tag == "l":
+                return items
+            if tag == "t":
+                return tuple(items)
+            _hash_safe(items)
+            return set(items) if tag == "s" else frozenset(items)
         if tag == "d":
             items = value[1:]
             if len(items) % 2:
                 raise WireError("a dict with a key and no value")
-            return {
-                decode(items[i], resolve, d): decode(items[i + 1], resolve, d)
-                for i in range(0, len(items), 2)
-            }
-        if tag == "s":
-            return {decode(v, resolve, d) for v in value[1:]}
-        if tag == "f":
-            return frozenset(decode(v, resolve, d) for v in value[1:])
+            decoded = [decode(v, resolve, d, budget) for v in items]  # in order: key, value, ...
+            _hash_safe(decoded[0::2])
+            return dict(zip(decoded[0::2], decoded[1::2]))
         raw = value[1] if len(value) == 2 and type(value[1]) is str else None
         if raw is None:
             raise WireError("bytes without their text")
@@ -128,6 +160,20 @@ def decode(value: Any, resolve: Resolve, depth: int = 0) -> Any:
         raise WireError(f"not a valid value: {e}") from None
     except ValueError as e:  # bad base64
         raise WireError(f"not valid bytes: {e}") from None
+
+
+def _hash_safe(members: list) -> None:
+    """Refuse members built to collide: counted by hash first (a dict of hash values, which
+    never collide among themselves), so building the set or dict stays linear."""
+    if len(members) <= MAX_SAME_HASH:
+        return
+    counts: dict[int, int] = {}
+    for m in members:
+        h = hash(m)
+        n = counts.get(h, 0) + 1
+        if n > MAX_SAME_HASH:
+            raise WireError(f"more than {MAX_SAME_HASH} members of one set or dict share a hash")
+        counts[h] = n
 
 
 def pack(message: list) -> bytes:

@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass
 
 import miniray as ray
+from faultlines.reading import Kind, Reading
 from miniray import exceptions, sim
 from miniray.liveness import Services
 
@@ -119,17 +120,17 @@ def run_counter(
     run = sim.run(scenario, seed=seed)
     if run.error is not None:
         raise RuntimeError(f"the counter scenario failed (replay: {run.token()}): {run.error!r}")
-    log = run.log_text.splitlines()
+    reading = Reading.of_run(run)
     return CounterRun(
         outcomes=run.value,
-        lives=sum(" actor.start " in line for line in log),
-        executions=sum(" task.start task=Counter.incr " in line for line in log),
+        lives=reading.count(Kind.ACTOR_START),
+        executions=reading.count(Kind.TASK_START, task="Counter.incr"),
         checkpoints=len(store.of(op="upsert", outcome="ok")),
         log_text=run.log_text,
     )
 
 
-def timeline(log_text: str, kinds: tuple[str, ...] = ("actor.", "worker.exit", "effect")) -> str:
+def timeline(log_text: str, kinds: tuple[str, ...] = ("actor.", Kind.WORKER_EXIT, Kind.EFFECT)) -> str:
     """The actor's life story from a run's log: starts, states, exits and checkpoint writes."""
     keep = []
     for line in log_text.splitlines():

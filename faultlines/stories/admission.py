@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 
 import miniray as ray
+from faultlines.reading import Kind, Reading
 from miniray import sim
-from miniray.sim import Kind
 
 
 def flood(tasks: int = 100, window: int | None = None, cpus: int = 4) -> float:
@@ -39,11 +39,11 @@ def flood(tasks: int = 100, window: int | None = None, cpus: int = 4) -> float:
 
 def peak_in_flight(records: list) -> int:
     """The most tasks submitted and not yet finished at once, from a run's records."""
+    reading = Reading(records)
+    changes = [(r.index, 1) for r in reading.of(Kind.TASK_SUBMIT)]
+    changes += [(r.index, -1) for r in reading.of(Kind.TASK_FINISH)]
     peak = current = 0
-    for r in records:
-        if r.kind == Kind.TASK_SUBMIT:
-            current += 1
-            peak = max(peak, current)
-        elif r.kind == Kind.TASK_FINISH:
-            current -= 1
+    for _, change in sorted(changes):  # in the log's order
+        current += change
+        peak = max(peak, current)
     return peak

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import miniray
+from faultlines.reading import Kind, Reading
 from miniray import sim
 from miniray.cluster_utils import Cluster
 from miniray.liveness import RETRYABLE, Attribution, TransientError
@@ -78,15 +79,16 @@ def run_batch(
                 results.append(miniray.get(ref))
             except Exception as error:  # each row's outcome, as the batch's report would show it
                 results.append(type(getattr(error, "cause", None) or error).__name__)
+        reading = Reading(sim.event_log())
         return BatchRun(
             counter=counter,
             finished_at=sim.now(),
-            attempts=sum(1 for r in sim.event_log() if r.kind == "task.start"),
+            attempts=reading.count(Kind.TASK_START),
             results=tuple(results),
             report=tuple(attribution.report()),
             blacklisted=tuple(sorted(attribution.blacklisted)) if make is not None else (),
             log_text="\n".join(
-                r.line() for r in sim.event_log() if r.kind in ("task.start", "task.error", "task.finish")
+                r.line() for r in reading.of(Kind.TASK_START, Kind.TASK_ERROR, Kind.TASK_FINISH)
             ),
         )
     finally:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import miniray as ray
+from faultlines.reading import Kind, Reading
 from miniray import sim
 from miniray.cluster_utils import Cluster
 from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -62,17 +63,26 @@ def _close(cluster: Cluster) -> None:
     cluster.shutdown()
 
 
-KEEP = ("fault", "worker.died", "node.died", "task.fail", "task.error", "task.reconstruct", "actor.state")
+KEEP = (
+    Kind.FAULT,
+    Kind.WORKER_DIED,
+    Kind.NODE_DIED,
+    Kind.TASK_FAIL,
+    Kind.TASK_ERROR,
+    Kind.TASK_RECONSTRUCT,
+    Kind.ACTOR_STATE,
+)
 
 
 def _faults() -> list[str]:
     """The run's log lines that tell the failure story (node additions at time 0 left out)."""
+    reading = Reading(sim.event_log())
+    added_later = [r for r in reading.of(Kind.NODE_ADD) if r.time > 0]
     out = []
-    for r in sim.event_log():
-        if r.kind in KEEP or (r.kind == "node.add" and r.time > 0):
-            shown = {k: (str(v).split()[0] if k == "fault" else v) for k, v in r.fields.items() if k != "id"}
-            fields = " ".join(f"{k}={v}" for k, v in shown.items() if len(str(v)) < 40)
-            out.append(f"{r.time:7.1f} s  {r.kind:<17} {fields}")
+    for r in sorted(reading.of(*KEEP) + added_later, key=lambda r: r.index):
+        shown = {k: (str(v).split()[0] if k == "fault" else v) for k, v in r.fields.items() if k != "id"}
+        fields = " ".join(f"{k}={v}" for k, v in shown.items() if len(str(v)) < 40)
+        out.append(f"{r.time:7.1f} s  {r.kind:<17} {fields}")
     return out
 
 

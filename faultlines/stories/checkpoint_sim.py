@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 
 import miniray as ray
+from faultlines.reading import Kind, Reading
 from miniray import sim
 from miniray.liveness import Services
 
@@ -118,7 +119,7 @@ def run_job(
     wall_s, finished = run.value
     if wall_s >= horizon * HOUR_S:
         raise RuntimeError(f"the run outlived its failure schedule (replay: {run.token()})")
-    failures = sum(1 for line in run.log_text.splitlines() if "worker.died" in line)
+    failures = Reading.of_run(run).count(Kind.WORKER_DIED)
     written = len(store.of(op="upsert", outcome="ok"))
     assert finished == len(parts), "the job returned before saving every segment"
     log = run.log_text if keep_log else ""
@@ -136,7 +137,7 @@ def timeline(log_text: str) -> str:
     lines = []
     for line in log_text.splitlines():
         stamp, _, rest = line.strip().partition(" ")
-        if rest.startswith(("node.add", "object.free")):
+        if rest.startswith((Kind.NODE_ADD, Kind.OBJECT_FREE)):
             continue  # set-up and clean-up, not part of the story
         rest = re.sub(r" at=\S+| token=(?= |$)| service=db", "", rest)
         lines.append(f"{clock(float(stamp)):>8}  {rest}")

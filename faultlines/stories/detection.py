@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 
 import miniray
+from faultlines.reading import Kind, Reading
 from miniray import sim
 from miniray.cluster_utils import Cluster
 
@@ -86,12 +87,13 @@ class FaultRun:
     log: list  # the run's records (sim.event_log())
     node: str  # N1's name in the log
 
-    def first(self, kind: str) -> float | None:
-        """Virtual time of the first `kind` record about N1 (a liveness verdict)."""
-        return next((r.time for r in self.log if r.kind == kind and r["node"] == self.node), None)
+    def first(self, kind: Kind) -> float | None:
+        """Virtual time of the first `kind` record about N1 (a liveness verdict: Kind.LIVENESS_DEAD)."""
+        found = Reading(self.log).first(kind, node=self.node)
+        return found.time if found is not None else None
 
     def starts(self) -> list[float]:
-        return [r.time for r in self.log if r.kind == "task.start"]
+        return [r.time for r in Reading(self.log).of(Kind.TASK_START)]
 
 
 def detector_cluster(interval_s: float, threshold: int) -> Cluster:
@@ -164,12 +166,13 @@ def simulate_pause(
 ) -> PauseOutcome:
     """Run one task of `work_s` seconds on N1, pause N1 for `pause_s` from `start_s`, and report."""
     run = run_fault("pause", start_s, pause_s, interval_s, threshold, work_s, linger=True)
-    dead_at = run.first("liveness.dead")
-    zombie = [r.time for r in run.log if r.kind == "liveness.zombie_finished"]
+    reading = Reading(run.log)
+    dead_at = run.first(Kind.LIVENESS_DEAD)
+    zombie = [r.time for r in reading.of(Kind.LIVENESS_ZOMBIE_FINISHED)]
     return PauseOutcome(
         presumed_dead=dead_at is not None,
         dead_at=dead_at,
-        probes_failed=sum(1 for r in run.log if r.kind == "liveness.probe_failed" and r["node"] == run.node),
+        probes_failed=reading.count(Kind.LIVENESS_PROBE_FAILED, node=run.node),
         attempts=len(run.starts()),
         zombie_finished_at=zombie[0] if zombie else None,
     )

@@ -23,9 +23,11 @@ stamped with the attempt that made them and listed in the run's effect log.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import miniray as ray
+from faultlines.reading import Kind, Reading
 from miniray import exceptions, sim
 from miniray.liveness import Services
 
@@ -102,23 +104,25 @@ class SettleRun:
         lines = []
         for line in self.log_text.splitlines():
             stamp, _, rest = line.strip().partition(" ")
-            if rest.startswith(("task.", "worker.exit", "effect")):
+            if rest.startswith(("task.", Kind.WORKER_EXIT, Kind.EFFECT)):
                 rest = rest.replace(" token=", "").replace(" outcome=ok", "")
                 lines.append(f"{float(stamp):4.1f} s  {rest}")
         return "\n".join(lines)
 
 
-def settle(fix: str = "append", step: int | None = -1, crashes: int = 1, max_retries: int = 3) -> SettleRun:
-    """Run settle_order once under the fault schedule and count what the customer paid."""
+def _crash_step(fix: str, step: int | None) -> int | None:
+    """The step the crashes strike before (-1: after every effect, before the return), checked."""
     if fix not in FIXES:
         raise ValueError(f"unknown fix {fix!r}; choose one of: {', '.join(FIXES)}")
     if step == -1:
-        step = len(STEPS[fix])  # after every effect, before the return
+        step = len(STEPS[fix])
     if step is not None and not 0 <= step <= len(STEPS[fix]):
         raise ValueError(f"step must be between 0 and {len(STEPS[fix])} for {fix!r}")
-    svc = Services()
-    processor = CardProcessor(svc)
-    final = f"payments/{ORDER}.json"
+    return step
+
+
+def _settlement(fix: str, svc: Services, processor: CardProcessor, final: str) -> Callable[[], str]:
+    """What settle_order's body does with each fix."""
 
     def body() -> str:
         if fix == "append":
@@ -134,6 +138,17 @@ def settle(fix: str = "append", step: int | None = -1, crashes: int = 1, max_ret
         svc.blobs.put(temp, {"card": CARD, "amount": AMOUNT})
         svc.blobs.commit(temp, final)  # atomic; if another attempt won, this one's temp is dropped
         return final
+
+    return body
+
+
+def settle(fix: str = "append", step: int | None = -1, crashes: int = 1, max_retries: int = 3) -> SettleRun:
+    """Run settle_order once under the fault schedule and count what the customer paid."""
+    step = _crash_step(fix, step)
+    svc = Services()
+    processor = CardProcessor(svc)
+    final = f"payments/{ORDER}.json"
+    body = _settlement(fix, svc, processor, final)
 
     def scenario() -> str:
         ray.init(num_cpus=1)
@@ -166,7 +181,7 @@ def settle(fix: str = "append", step: int | None = -1, crashes: int = 1, max_ret
         step=step,
         crashes=crashes if step is not None else 0,
         result=run.value,
-        attempts=sum(" task.start task=settle_order " in line for line in run.log_text.splitlines()),
+        attempts=Reading.of_run(run).count(Kind.TASK_START, task="settle_order"),
         charges=charges,
         leftovers=sum(path.startswith("tmp/") for path in svc.blobs.files),
         effects=svc.text(),

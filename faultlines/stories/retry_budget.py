@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 
 import miniray as ray
+from faultlines.reading import Kind, Reading
 from miniray import sim
 
 
@@ -64,7 +65,7 @@ def flaky_call(i: int, p: float) -> int:
 
 
 def _attempts() -> int:
-    return sum(1 for record in sim.event_log() if record.kind == "task.start")
+    return Reading(sim.event_log()).count(Kind.TASK_START)
 
 
 def per_task_retries(tasks: int, p: float, max_retries: int) -> Measured:

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 
 import miniray
+from faultlines.reading import Kind, Reading
 from miniray import sim
 from miniray.liveness import Services
 
@@ -28,18 +29,18 @@ from .detection import detector_cluster
 DEFENCES = ("none", "exclusive_commit", "fencing")
 # The event-log records the story shows, and the fields left out of them (ids are noise here).
 LOG_KINDS = (
-    "task.start",
-    "task.finish",
-    "task.fail",
-    "fault",
-    "liveness.probe_failed",
-    "liveness.suspect",
-    "liveness.alive",
-    "liveness.dead",
-    "liveness.zombie",
-    "liveness.zombie_finished",
-    "node.resumed",
-    "effect",
+    Kind.TASK_START,
+    Kind.TASK_FINISH,
+    Kind.TASK_FAIL,
+    Kind.FAULT,
+    Kind.LIVENESS_PROBE_FAILED,
+    Kind.LIVENESS_SUSPECT,
+    Kind.LIVENESS_ALIVE,
+    Kind.LIVENESS_DEAD,
+    Kind.LIVENESS_ZOMBIE,
+    Kind.LIVENESS_ZOMBIE_FINISHED,
+    Kind.NODE_RESUMED,
+    Kind.EFFECT,
 )
 HIDDEN_FIELDS = ("id", "worker", "task", "threshold", "target", "at", "service")
 
@@ -48,9 +49,7 @@ def log_lines(records: list, names: dict[str, str]) -> list[str]:
     """Readable lines for the story's records: virtual time, kind, the fields that matter.
     `names` maps node ids to node names (a fault record names its node by id)."""
     out = []
-    for r in records:
-        if r.kind not in LOG_KINDS:
-            continue
+    for r in Reading(records).of(*LOG_KINDS):
         fields = " ".join(
             f"{k}={v}" for k, v in r.fields.items() if k not in HIDDEN_FIELDS and v not in ("", None)
         )
@@ -124,7 +123,7 @@ def run_story(
         else:
             final = svc.db.rows("results").get("shard-7")
         records = sim.event_log()
-        zombie = [r for r in records if r.kind == "liveness.zombie_finished"]
+        zombie = Reading(records).of(Kind.LIVENESS_ZOMBIE_FINISHED)
         return ZombieRun(
             defence=defence,
             result=result,

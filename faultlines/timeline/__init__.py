@@ -1,6 +1,7 @@
-"""Reading a run: miniray's Chrome trace turned into lanes a learner can read in a notebook or on a page.
+"""A run's timeline: its lanes (one row per worker, a bar per attempt, faults as marks) as a learner
+reads them in a notebook or on a page. The lanes are the run's reading's (faultlines/reading).
 
-    lanes.py   the trace as rows (one per worker) of attempt bars and fault marks: a plain dataclass
+    lanes.py   the lanes' shape, and the same read from a Chrome trace (real Ray's `ray.timeline()`)
     text.py    the lanes as fixed-width text (pages, plain notebooks, screen readers)
     observe.py one sim.run of a scenario under a fault schedule, kept with its lanes
 The SVG drawing of the same lanes is a widget chart: faultlines/widgets/statechart.py (from_lanes).

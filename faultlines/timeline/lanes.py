@@ -1,68 +1,22 @@
-"""Lanes: a run's trace (`miniray.timeline()` or Ray's Chrome trace) as rows of attempt bars.
+"""Lanes from a Chrome trace: Ray's `ray.timeline()` (or `miniray.timeline()`) read as rows of
+attempt bars.
 
-One row per worker thread that ran something, in the order the trace sorts them (node, then
-pid). Each task attempt is a bar that says how it ended; faults, node deaths and worker deaths
-are marks on the time axis. Only the trace is read, so the lanes can never change a run.
+A miniray run's lanes come from its reading (`faultlines.reading`, `Reading.lanes`), built once
+from its records; this reads the same shape (`Lanes`: one row per worker thread that ran
+something, in the order the trace sorts them, node then pid; each attempt a bar that says how it
+ended; faults, node deaths and removals as marks) out of a trace, which is what real Ray gives
+and what a lab's learner exports. tests/unit/test_reading.py holds the two to the same lanes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+from faultlines.reading.lanes import ERROR, FAILED, OK, OPEN, Bar, Lanes, Mark, Row, outcome_kind
+
+__all__ = ["ERROR", "FAILED", "OK", "OPEN", "Bar", "Lanes", "Mark", "Row", "from_trace"]
 
 US = 1_000_000.0  # trace timestamps are microseconds
-
-# How an attempt ended, from the slice's outcome: the bar's kind.
-OK, FAILED, ERROR, OPEN = "ok", "failed", "error", "unfinished"
-
-
-@dataclass(frozen=True)
-class Bar:
-    label: str  # "square#5/2": the call and its attempt
-    start: float  # virtual seconds
-    end: float
-    kind: str  # ok | failed (the worker or node died) | error (the body raised) | unfinished
-    retry: bool = False  # a second or later attempt of the same call
-    reconstruction: bool = False  # re-run to rebuild a lost object (lineage)
-    outcome: str = ""
-
-
-@dataclass(frozen=True)
-class Mark:
-    time: float
-    label: str  # "kill_node node:1", "node:1 died", ...
-
-
-@dataclass(frozen=True)
-class Row:
-    name: str  # "node:1 worker 10002"
-    bars: tuple[Bar, ...]
-
-
-@dataclass(frozen=True)
-class Lanes:
-    rows: tuple[Row, ...]
-    marks: tuple[Mark, ...] = field(default=())
-    end: float = 0.0  # the last time anything happened
-
-    def bars(self) -> list[Bar]:
-        return [bar for row in self.rows for bar in row.bars]
-
-    def attempts(self) -> int:
-        return len(self.bars())
-
-    def failed(self) -> list[Bar]:
-        return [bar for bar in self.bars() if bar.kind != OK]
-
-
-def _kind(outcome: str) -> str:
-    if outcome in ("FINISHED", "ALIVE"):
-        return OK
-    if outcome.startswith("error"):
-        return ERROR
-    if outcome == "unfinished":
-        return OPEN
-    return FAILED
 
 
 def _mark_label(event: dict, node_names: dict[str, str]) -> str | None:
@@ -111,7 +65,7 @@ def from_trace(events: Iterable[dict]) -> Lanes:
                     label=str(args.get("attempt") or event.get("name", "?")),
                     start=start,
                     end=stop,
-                    kind=_kind(outcome),
+                    kind=outcome_kind(outcome),
                     retry=bool(args.get("retry_of")),
                     reconstruction=bool(args.get("reconstruction")),
                     outcome=outcome,

@@ -6,17 +6,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import miniray
+from faultlines.reading import Lanes, Reading
 from miniray import sim
 from miniray.sim import Fault
-
-from .lanes import Lanes, from_trace
 
 
 @dataclass(frozen=True)
 class Observed:
     run: sim.Run
-    lanes: Lanes
+    lanes: Lanes  # the run's reading's lanes, on the time axis
 
     @property
     def ok(self) -> bool:
@@ -31,6 +29,6 @@ class Observed:
 
 
 def observe(scenario: Callable[[], Any], seed: int = 0, faults: Iterable[Fault | str] = ()) -> Observed:
-    """Run `scenario` on a fresh simulated cluster (sim.run) and read its timeline."""
+    """Run `scenario` on a fresh simulated cluster (sim.run) and read it."""
     run = sim.run(scenario, seed=seed, faults=list(faults))
-    return Observed(run, from_trace(miniray.timeline()))
+    return Observed(run, Reading.of_run(run).lanes)

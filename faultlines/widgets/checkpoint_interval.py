@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from html import escape
+from typing import Any
 
 from faultlines.models import checkpoint_interval as model
 from faultlines.stories.checkpoint_sim import Point, measure_curve
@@ -142,40 +143,7 @@ class CheckpointLab:
         self.points: list[Point] = []
         self.note = "Press the button to run the job in miniray at a few intervals."
         style = {"description_width": "11em"}
-        layout = widgets.Layout(width="100%", max_width="36em")
-        self.interval = widgets.FloatSlider(
-            value=knobs.interval_h,
-            min=0.05,
-            max=5.0,
-            step=0.05,
-            description="interval (h)",
-            readout_format=".2f",
-            continuous_update=False,
-            style=style,
-            layout=layout,
-        )
-        self.rate = widgets.FloatLogSlider(
-            value=knobs.rate_per_h,
-            base=10,
-            min=-3,
-            max=0,
-            step=0.05,
-            description="failures per hour",
-            readout_format=".3f",
-            continuous_update=False,
-            style=style,
-            layout=layout,
-        )
-        self.cost = widgets.IntSlider(
-            value=int(knobs.cost_s),
-            min=5,
-            max=600,
-            step=5,
-            description="checkpoint cost (s)",
-            continuous_update=False,
-            style=style,
-            layout=layout,
-        )
+        self.interval, self.rate, self.cost = _knob_sliders(widgets, knobs, style)
         self.runs = widgets.Dropdown(
             options=[50, 100, 200, 500], value=runs, description="runs per point", style=style
         )
@@ -239,3 +207,42 @@ class CheckpointLab:
     def _draw(self) -> None:
         self.plot.value = svgplot.render(chart(self.knobs, self.points))
         self.text.value = summary_html(self.knobs, self.points, self.note)
+
+
+def _knob_sliders(widgets: Any, knobs: Knobs, style: dict) -> tuple[Any, Any, Any]:
+    """The interval, failure-rate and checkpoint-cost sliders, at the knobs' values."""
+    layout = widgets.Layout(width="100%", max_width="36em")
+    interval = widgets.FloatSlider(
+        value=knobs.interval_h,
+        min=0.05,
+        max=5.0,
+        step=0.05,
+        description="interval (h)",
+        readout_format=".2f",
+        continuous_update=False,
+        style=style,
+        layout=layout,
+    )
+    rate = widgets.FloatLogSlider(
+        value=knobs.rate_per_h,
+        base=10,
+        min=-3,
+        max=0,
+        step=0.05,
+        description="failures per hour",
+        readout_format=".3f",
+        continuous_update=False,
+        style=style,
+        layout=layout,
+    )
+    cost = widgets.IntSlider(
+        value=int(knobs.cost_s),
+        min=5,
+        max=600,
+        step=5,
+        description="checkpoint cost (s)",
+        continuous_update=False,
+        style=style,
+        layout=layout,
+    )
+    return interval, rate, cost

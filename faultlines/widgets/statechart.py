@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-from faultlines.timeline.lanes import ERROR, FAILED, OK, OPEN, Lanes
+from faultlines.reading.lanes import ERROR, FAILED, OK, OPEN, Lanes
 
 from .svgplot import FAINT, INK, PALETTE, WIDTH, Marker, nice_ticks
 
@@ -164,8 +164,7 @@ def short(state: str) -> str:
 
 @dataclass(frozen=True)
 class _Frame:
-    """A strip's geometry, worked out once: the plot (as an overlay sees it), the drawing's
-    height, the x range shown and the states in order of first appearance (legend, colours)."""
+    """A strip's geometry, once: the plot an overlay sees, the height, x range and states in order."""
 
     plot: Plot
     height: float
@@ -344,7 +343,7 @@ def _band(
 
 
 def from_lanes(lanes: Lanes, title: str = "Timeline", width: int = WIDTH, end: float | None = None) -> Strip:
-    """A run's lanes (faultlines.timeline): one row per worker, a bar per task attempt, in LANES."""
+    """A run's lanes (faultlines/reading): one row per worker, a bar per task attempt, in LANES."""
     rows = [
         Row(
             row.name,

@@ -1,7 +1,7 @@
 """Lesson 1's figure: the story's timeline, drawn from the run the page's event log comes from.
 
 Six one-second `square` tasks on two 2-CPU nodes; node:1 is killed 1.5 s in. The lanes are read
-from miniray's own trace of that run (faultlines.timeline), so each bar is an attempt miniray
+from the reading of that run (faultlines.timeline), so each bar is an attempt miniray
 ran: the two cut short by the kill, and their retries on node:2.
 """
 
@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from faultlines.figures.ink import Ink
 from faultlines.stories import squares as story
 from faultlines.timeline import Lanes, observe
-from faultlines.timeline.lanes import OK
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -46,7 +45,7 @@ def _call(label: str) -> str:
 
 def describe(t: Timeline) -> tuple[str, str]:
     bars = t.lanes.bars()
-    failed = ", ".join(_call(b.label) for b in bars if b.kind != OK)
+    failed = ", ".join(_call(b.label) for b in bars if not b.ok)
     retried = ", ".join(f"{_call(b.label)} at {b.start:g} s" for b in bars if b.retry)
     fault_at = next(m.time for m in t.lanes.marks)
     alt = (
@@ -71,7 +70,7 @@ def draw(t: Timeline, ink: Ink) -> Figure:
     ax = fig.subplots()
     for y, row in enumerate(reversed(rows)):
         for bar in row.bars:
-            if bar.kind != OK:
+            if not bar.ok:
                 face, edge, hatch = ink.background, ink.red, "////"
             elif bar.retry:
                 face, edge, hatch = ink.green, ink.background, None
@@ -85,7 +84,7 @@ def draw(t: Timeline, ink: Ink) -> Figure:
                 hatch=hatch,
                 lw=1.5,
             )
-            failed = bar.kind != OK
+            failed = not bar.ok
             ax.text(
                 (bar.start + bar.end) / 2,
                 y,

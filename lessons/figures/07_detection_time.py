@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from faultlines.figures.ink import Ink
+from faultlines.reading import Kind
 from faultlines.stories.detection import Detection, detection, run_fault
 
 if TYPE_CHECKING:
@@ -42,8 +43,8 @@ def data() -> Detections:
         interval_s=float(interval),
         page_threshold=threshold,
         models=tuple(detection(interval, t) for t in THRESHOLDS),
-        crash_measured_s=crash.first("liveness.dead") - crash_at,
-        hang_measured_s=hang.first("liveness.dead") - hang_at,
+        crash_measured_s=crash.first(Kind.LIVENESS_DEAD) - crash_at,
+        hang_measured_s=hang.first(Kind.LIVENESS_DEAD) - hang_at,
     )
 
 

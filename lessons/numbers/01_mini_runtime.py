@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 import textwrap
 
 from conformance.recorded_view import compare
+from faultlines.reading import Kind, Reading
 from faultlines.stories import squares as story
 from faultlines.timeline import observe, render_text
 
@@ -32,20 +32,20 @@ def four_on_two_cpus() -> float:
     return sim.now()
 
 
-def _log(text: str) -> str:
+def _log(reading: Reading) -> str:
     # object.free lines (one per ref at the end) say nothing about the fault: left out on the page.
     # The log right-aligns time in 12 columns; the page drops the common indent to fit phones.
-    return textwrap.dedent("\n".join(line for line in text.splitlines() if "object.free" not in line))
+    return textwrap.dedent("\n".join(r.line() for r in reading.without(Kind.OBJECT_FREE)))
 
 
-def _start_of(log: str, attempt: str) -> str:
-    line = next(x for x in log.splitlines() if "task.start" in x and f"attempt={attempt} " in x)
-    return f"{float(line.split()[0]):g}"
+def _start_of(reading: Reading, attempt: str) -> str:
+    start = reading.first(Kind.TASK_START, attempt=attempt)
+    return f"{float(start.line().split()[0]):g}"  # the time as the log prints it
 
 
-def _worker_cpus(log: str) -> list[float]:
-    """The CPUs of each node that has some, from the run's node.add lines."""
-    found = re.findall(r"node\.add .*resources=\{CPU:([0-9.]+)", log)
+def _worker_cpus(reading: Reading) -> list[float]:
+    """The CPUs of each node that has some, from the run's node.add records."""
+    found = [dict(r.fields["resources"]).get("CPU", 0) for r in reading.of(Kind.NODE_ADD)]
     return [float(c) for c in found if float(c) > 0]
 
 
@@ -81,8 +81,8 @@ def numbers() -> dict[str, str]:
         "ray_says": ray_says,
         "miniray_says": miniray_says,
         "tasks": str(defaults["n"].default),
-        "worker_nodes": str(len(_worker_cpus(clean.run.log_text))),
-        "cpus": f"{_worker_cpus(clean.run.log_text)[0]:g}",
+        "worker_nodes": str(len(_worker_cpus(Reading.of_run(clean.run)))),
+        "cpus": f"{_worker_cpus(Reading.of_run(clean.run))[0]:g}",
         "story_code": inspect.getsource(story.squares).rstrip(),
         "fault": FAULT,
         "fault_at": "1.5",
@@ -90,8 +90,8 @@ def numbers() -> dict[str, str]:
         "fault_s": f"{broken.run.virtual_time:g}",
         "clean_attempts": str(clean.lanes.attempts()),
         "fault_attempts": str(broken.lanes.attempts()),
-        "retry_start": _start_of(broken.run.log_text, "square#5/2"),
-        "story_log": _log(broken.run.log_text),
+        "retry_start": _start_of(Reading.of_run(broken.run), "square#5/2"),
+        "story_log": _log(Reading.of_run(broken.run)),
         "story_lanes": render_text(broken.lanes),
         "clean_lanes": render_text(clean.lanes),
         "token": broken.run.token(),

@@ -9,25 +9,31 @@ import textwrap
 
 from conformance.recorded_view import compare
 from faultlines.models.retries import budget_cost, retry_cost
+from faultlines.reading import Kind, Reading
 from faultlines.stories import retries as story
 from faultlines.timeline import observe, render_text
 from faultlines.widgets.retry_cost import measure
 
 
-def _log(text: str) -> str:
-    return textwrap.dedent("\n".join(line for line in text.splitlines() if "object.free" not in line))
+def _log(reading: Reading) -> str:
+    return textwrap.dedent("\n".join(r.line() for r in reading.without(Kind.OBJECT_FREE)))
 
 
-def _first_error_s(log: str) -> float:
-    return next(float(line.split()[0]) for line in log.splitlines() if " task.error " in line)
+def _time(record) -> float:
+    """A record's time as the log prints it."""
+    return float(record.line().split()[0])
+
+
+def _first_error_s(reading: Reading) -> float:
+    return _time(reading.of(Kind.TASK_ERROR)[0])
 
 
 def _error(observed) -> str:
     return type(observed.run.error).__name__
 
 
-def _starts(log: str) -> list[str]:
-    return [f"{float(line.split()[0]):g}" for line in log.splitlines() if " task.start " in line]
+def _starts(reading: Reading) -> list[str]:
+    return [f"{_time(r):g}" for r in reading.of(Kind.TASK_START)]
 
 
 def _gaps(o: dict) -> str:
@@ -76,7 +82,7 @@ def numbers() -> dict[str, str]:
     ray_says, miniray_says = ray.said_by("error")
     ray_retry, miniray_retry = ray.said_by("retry")
     metrics = compare("lesson11_metrics", [], said=METRICS)
-    listed_starts = _starts(listed.run.log_text)
+    listed_starts = _starts(Reading.of_run(listed.run))
     return {
         "ray_table": ray.table(),
         "ray_says": ray_says,
@@ -86,11 +92,11 @@ def numbers() -> dict[str, str]:
         "ray_tasks_type": metrics.said_by("ray_tasks")[0],
         "ray_attempts": ray.ray("attempts, `max_retries=3` alone"),
         "max_retries": str(inspect.signature(story.fetch_quote).parameters["max_retries"].default),
-        "request_s": f"{_first_error_s(plain.run.log_text):g}",
+        "request_s": f"{_first_error_s(Reading.of_run(plain.run)):g}",
         "listed_starts": ", ".join(listed_starts[:-1]) + " and " + listed_starts[-1],
         "quote_code": inspect.getsource(story.fetch_quote).rstrip(),
         "outage_s": f"{story.OUTAGE_S:g}",
-        "quote_log": _log(plain.run.log_text),
+        "quote_log": _log(Reading.of_run(plain.run)),
         "quote_error": _error(plain),
         "quote_attempts": str(plain.lanes.attempts()),
         "listed_attempts": str(listed.lanes.attempts()),

@@ -10,13 +10,25 @@ import textwrap
 from conformance.observations import load_recorded
 from conformance.recorded_view import compare as recorded
 from faultlines.models.materialize import compare
+from faultlines.reading import Kind, Reading
 from faultlines.stories import lineage as story
 from faultlines.timeline import observe, render_text
 from faultlines.widgets.lineage_calculator import STAGES, measure
 
+# The loss story's log on the page: the node's removal and death, the rebuilds, and the attempts
+# that rebuilt what it held.
+LOSS_KINDS = (Kind.CLUSTER_REMOVE_NODE, Kind.NODE_DIED, Kind.TASK_RECONSTRUCT)
+REBUILT = ("load#1/2", "clean#1/2")
 
-def _runs(log: str, task: str) -> int:
-    return sum(1 for line in log.splitlines() if "task.start" in line and f" task={task} " in line)
+
+def _runs(reading: Reading, task: str) -> int:
+    return reading.count(Kind.TASK_START, task=task)
+
+
+def _loss_log(reading: Reading) -> str:
+    shown = {r.index for r in reading.of(*LOSS_KINDS)}
+    shown |= {r.index for r in reading.records if r.fields.get("attempt") in REBUILT}
+    return textwrap.dedent("\n".join(r.line() for r in reading.records if r.index in shown))
 
 
 # What `ray.get` raised for `snap` and `stashed`, as each backend printed it (shown, never compared;
@@ -44,17 +56,9 @@ def numbers() -> dict[str, str]:
         "miniray_says": miniray_says,
         "loss_code": inspect.getsource(story.node_loss).rstrip(),
         "loss_lanes": render_text(loss.lanes, per_second=10),
-        "loss_log": textwrap.dedent(
-            "\n".join(
-                line
-                for line in loss.run.log_text.splitlines()
-                if any(
-                    k in line for k in ("remove_node", "node.died", "reconstruct", "load#1/2", "clean#1/2")
-                )
-            )
-        ),
+        "loss_log": _loss_log(Reading.of_run(loss.run)),
         "report": after["report"],
-        "summarize_runs": str(_runs(loss.run.log_text, "summarize")),
+        "summarize_runs": str(_runs(Reading.of_run(loss.run), "summarize")),
         **{f"ray_{name}": outcome for name, outcome in on_ray["after_the_loss"].items()},
         "ray_load_runs": str(on_ray["runs"]["load"]),
         "ray_summarize_runs": str(on_ray["runs"]["summarize"]),
@@ -63,9 +67,9 @@ def numbers() -> dict[str, str]:
         "snap": after["snap"],
         "stashed": after["stashed"],
         "table": after["table"],
-        "load_runs": str(_runs(loss.run.log_text, "load")),
-        "clean_runs": str(_runs(loss.run.log_text, "clean")),
-        "count_runs": str(_runs(loss.run.log_text, "count")),
+        "load_runs": str(_runs(Reading.of_run(loss.run), "load")),
+        "clean_runs": str(_runs(Reading.of_run(loss.run), "clean")),
+        "count_runs": str(_runs(Reading.of_run(loss.run), "count")),
         "big_kb": f"{story.BIG / 1000:g}",
         "actor_before": str(actor.run.value[0]),
         "actor_after": str(actor.run.value[1]),
@@ -73,9 +77,7 @@ def numbers() -> dict[str, str]:
         "actor_no_retry": str(actor_no_retry.run.value[1]),
         "effect_rows": str(len(twice.run.value)),
         "effect_keys": ", ".join(f"`{k}`" for k in twice.run.value),
-        "effect_log": textwrap.dedent(
-            "\n".join(line for line in twice.run.log_text.splitlines() if " effect " in line)
-        ),
+        "effect_log": textwrap.dedent("\n".join(r.line() for r in Reading.of_run(twice.run).of(Kind.EFFECT))),
         "upsert_rows": str(len(once.run.value)),
         "stages": str(STAGES),
         "stage_s": f"{stage_s:g}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 
 from conformance.recorded_view import compare
+from faultlines.reading import Kind
 from faultlines.stories import detection as det
 from faultlines.stories.zombie import run_story
 
@@ -83,14 +84,14 @@ def numbers() -> dict[str, str]:
     crash = det.run_fault("crash", at=CRASH_AT, interval_s=INTERVAL_S, threshold=THRESHOLD)
     hang = det.run_fault("hang", at=HANG_AT, interval_s=INTERVAL_S, threshold=THRESHOLD)
     pause = det.run_fault("pause", at=PAUSE_AT, pause_s=PAUSE_S, interval_s=INTERVAL_S, threshold=THRESHOLD)
-    out["crash_dead"] = _s(crash.first("liveness.dead"))
+    out["crash_dead"] = _s(crash.first(Kind.LIVENESS_DEAD))
     out["crash_rerun"] = _s(crash.starts()[-1])
-    out["hang_suspect"] = _s(hang.first("liveness.suspect"))
-    out["hang_dead"] = _s(hang.first("liveness.dead"))
+    out["hang_suspect"] = _s(hang.first(Kind.LIVENESS_SUSPECT))
+    out["hang_dead"] = _s(hang.first(Kind.LIVENESS_DEAD))
     out["hang_rerun"] = _s(hang.starts()[-1])
     out["hang_finish"] = _s(hang.finish)
-    out["pause_suspect"] = _s(pause.first("liveness.suspect"))
-    out["pause_alive"] = _s(pause.first("liveness.alive"))
+    out["pause_suspect"] = _s(pause.first(Kind.LIVENESS_SUSPECT))
+    out["pause_alive"] = _s(pause.first(Kind.LIVENESS_ALIVE))
     out["pause_attempts"] = _s(len(pause.starts()))
 
     none, commit, fence = run_story("none"), run_story("exclusive_commit"), run_story("fencing")

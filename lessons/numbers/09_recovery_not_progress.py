@@ -11,6 +11,7 @@ from pathlib import Path
 
 import miniray
 from conformance.recorded_view import compare
+from faultlines.reading import Kind, Lane, Reading, table
 from faultlines.stories import pg_recovery
 from faultlines.stories.pg_recovery import SeedCase
 from miniray import sim
@@ -22,7 +23,8 @@ RECORDED = Path(__file__).resolve().parents[2] / "tests/conformance/recorded/ray
 SEED_WINDOW_S = 3.0
 SEED_PG_A = (2_380_000, 2_720_000)
 SEED_PG_B = (9_700, 348_000)
-STORY_KINDS = ("cluster.remove_node", "pg.", "node.add")
+# The story's records on the page: nodes removed and added, and every placement group's.
+STORY_KINDS = (Kind.CLUSTER_REMOVE_NODE, *table.kinds(Lane.GROUPS), Kind.NODE_ADD)
 
 
 def _story() -> tuple[str, dict[str, str]]:
@@ -40,8 +42,7 @@ def _story() -> tuple[str, dict[str, str]]:
         states = {name: case.state(name) for name in ("PG_A", "PG_B", "PG_C")}
         lines = [
             f"{r.time:9.6f}  {r.kind:<19} " + " ".join(f"{k}={v}" for k, v in r.fields.items() if k != "id")
-            for r in sim.event_log()[log_from:]
-            if r.kind.startswith(STORY_KINDS)
+            for r in Reading(sim.event_log()[log_from:]).of(*STORY_KINDS)
         ]
         lines.append(f"-- placement_group_table() at t={end:.1f} s:")
         lines += [f"   {n}: state={states[n]} scheduling_attempt={counts[n]}" for n in counts]

@@ -176,3 +176,50 @@ def test_a_judge_lost_mid_grading_is_one_row_and_the_class_goes_on(tmp_path):
     assert rows["0_sleeper.py"]["status"] == "crashed"
     assert "its judge process ended" in rows["0_sleeper.py"]["first_failure"]
     assert rows["a.py"]["passed"] == "True" and rows["b.py"]["status"] == "graded"
+
+
+def test_a_link_or_a_special_file_is_a_row_never_graded_as_what_it_points_to(tmp_path):
+    """A `.py` that is a symbolic link (to the reference, to another student's file), a student's
+    folder that is one, and a FIFO: each is its own row, never graded, in `grade` and `grade-all`."""
+    folder = tmp_path / "class"
+    _class(folder, {"ada.py": NO_KEY, "bea/solution.py": NO_KEY})
+    (folder / "zed.py").symlink_to(EX05 / "reference.py")
+    (folder / "cy").mkdir()
+    (folder / "cy/solution.py").symlink_to(EX05 / "reference.py")
+    (folder / "dee").symlink_to(folder / "bea")
+    os.mkfifo(folder / "fifo.py")
+    found = {s.key: (s.path, s.problem) for s in classroom.find(folder, ["process_order"], exclude=[])}
+    assert found == {
+        "ada.py": (folder / "ada.py", ""),
+        "bea/solution.py": (folder / "bea/solution.py", ""),
+        "cy/solution.py": (None, "a symbolic link, not graded"),
+        "dee": (None, "a symbolic link, not graded"),
+        "fifo.py": (None, "not a regular file, not graded"),
+        "zed.py": (None, "a symbolic link, not graded"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "faultlines", "grade", "fault05", str(folder / "zed.py")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 2 and result.stderr.strip().endswith("zed.py: a symbolic link, not graded")
+    result = subprocess.run(
+        [sys.executable, "-m", "faultlines", "grade-all", "fault05", str(folder), "--jobs", "2"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 1, result.stderr
+    rows = _rows(folder)
+    assert {k: (r["status"], r["passed"]) for k, r in rows.items()} == {
+        "ada.py": ("graded", "False"),
+        "bea/solution.py": ("graded", "False"),
+        "cy/solution.py": ("skipped", "False"),
+        "dee": ("skipped", "False"),
+        "fifo.py": ("skipped", "False"),
+        "zed.py": ("skipped", "False"),
+    }
+    assert rows["zed.py"]["first_failure"] == "a symbolic link, not graded"

@@ -204,8 +204,8 @@ def test_terminating_grade_all_ends_every_judge_and_jail(tmp_path):
 def test_a_learners_hold_on_minirays_own_constant_is_the_judges_own_and_nothing_else_crosses_so():
     """`from miniray.liveness import RETRYABLE` in a submission: the judge holds miniray's own
     tuple, as in one process (fault08's check that the policy is the learner's own sees it). A
-    jail that names anything else that way (another module, a private name, a mutable table) is
-    refused: it could only be a forged message."""
+    jail that names anything else that way (a function, another module, a private name, a
+    mutable table) is refused: it could only be a forged message."""
     from faultlines.sandbox import proxies, wire
     from miniray import fault_kinds, liveness
 
@@ -215,6 +215,11 @@ def test_a_learners_hold_on_minirays_own_constant_is_the_judges_own_and_nothing_
         "os:system",
         "miniray.liveness:_private",
         "miniray.fault_kinds:KINDS",
+        "miniray.fault_kinds:kind",  # a function: re-registering every fault kind
+        "miniray.events:dataclass",  # dataclasses.dataclass, imported there
+        "miniray.observe.trace:finish",  # writes a file
+        "miniray.isolation:warn_file_write",
+        "miniray.liveness.attribution:classify",
         "miniray.nothing:X",
     ):
         with pytest.raises(wire.WireError):

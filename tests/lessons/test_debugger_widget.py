@@ -77,3 +77,27 @@ def test_a_local_jupyter_gets_the_front_end_once(monkeypatch):
     assert len(shown) == 1
     html = shown[0].data
     assert html.startswith("<style>") and "<script>" in html and "faultLinesDebugger" in html
+
+
+def test_a_failing_check_in_a_notebook_runs_its_schedule_no_more_than_the_grader_did(monkeypatch):
+    """check() and the debugger under its report: the reported schedule runs in the search and
+    once journaled; the debugger opens on that run (before, it ran it a third time)."""
+    from faultlines import notebook
+    from faultlines.grader import runner
+    from faultlines.grader.budgets import HOOKS, instrument
+
+    ran: list[tuple] = []
+    real = runner._run
+    monkeypatch.setattr(
+        runner, "_run", lambda ex, m, sc, schedule, *a: ran.append(schedule) or real(ex, m, sc, schedule, *a)
+    )
+    monkeypatch.setattr(notebook, "_shell", lambda: object())
+    namespace: dict = {"__name__": "__main__", **HOOKS}
+    exec(instrument((REPO / "exercises/fault05/starter.py").read_text(), "<cell>"), namespace)
+    monkeypatch.setattr(notebook, "_namespace", lambda: namespace)
+    result = notebook.check("fault05")
+    schedule = tuple(result.report.first_failure.schedule)
+    assert result.debugger is not None and result.debugger.snap.schedule == schedule
+    assert ran.count(schedule) == 2
+    # The debugger itself ran only what "compare with a passing run" needs: the schedule less a fault.
+    assert 0 < result.debugger.source.runs <= len(schedule) + 1

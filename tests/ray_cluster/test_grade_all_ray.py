@@ -118,6 +118,8 @@ def test_grade_all_fans_out_over_a_real_ray_cluster(tmp_path, ray_python, cluste
         folder.mkdir()
         (folder / "ada.py").write_text((EX05 / "reference.py").read_text())
         (folder / "bob.py").write_text((EX05 / "wrong/no_key.py").read_text())
+        (folder / "cy.py").write_text((EX05 / "reference.py").read_text())  # a worker per submission
+        (folder / "zed.py").symlink_to(EX05 / "reference.py")  # a link is a row, never graded
         args = ["--ray", cluster] if how == "ray" else ["--jobs", "2"]
         result = subprocess.run(
             [str(ray_python), "-m", "faultlines", "grade-all", "fault05", str(folder), *args],
@@ -128,11 +130,16 @@ def test_grade_all_fans_out_over_a_real_ray_cluster(tmp_path, ray_python, cluste
             env={**RAY_ENV, "PYTHONPATH": str(REPO)},  # the Ray venv has Ray, not faultlines
         )
         assert result.returncode == 1, result.stderr[-2000:]  # bob fails, so the class does
-        assert "2/2" in result.stderr  # the progress bar reached the end
+        assert "4/4" in result.stderr  # the progress bar reached the end
         rows[how] = _summary(folder)
-        for name in ("ada.py", "bob.py"):
+        for name in ("ada.py", "bob.py", "cy.py"):
             assert (folder / "graded" / name / "results.json").is_file()
-    assert [(r["submission"], r["passed"]) for r in rows["ray"]] == [("ada.py", "True"), ("bob.py", "False")]
+    assert [(r["submission"], r["passed"], r["status"]) for r in rows["ray"]] == [
+        ("ada.py", "True", "graded"),
+        ("bob.py", "False", "graded"),
+        ("cy.py", "True", "graded"),
+        ("zed.py", "False", "skipped"),
+    ]
     assert rows["ray"] == rows["local"]  # the cluster grades exactly as this machine does, each jailed
 
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 from grader_support import REPO, grade_file
 
 from faultlines.classmap import canonical
+from faultlines.reading import Reading
 from miniray.sim import Record
+
+
+def _canon(tokens, journals, records, keep=()):
+    """The canonical form, on the reading of a run with these records and journals."""
+    return canonical.schedule(tokens, Reading(records, journals=journals), keep)
 
 
 def _records(*rows: tuple[str, dict]) -> list[Record]:
@@ -26,7 +32,7 @@ def test_a_crash_is_placed_after_the_journal_operation_before_it_and_names_are_r
         "tally#1/1": [("get", "a.py:3"), ("ledger.put", "a.py:4"), ("get", "a.py:5")],
         "Counter.__init__#1/0": [("checkpoints.load", "a.py:9")],
     }
-    got = canonical.schedule(
+    got = _canon(
         [
             "crash scrub#1/1 step=0",
             "crash tally#1/1 step=2",
@@ -46,7 +52,7 @@ def test_a_crash_is_placed_after_the_journal_operation_before_it_and_names_are_r
 
 def test_names_the_exercise_spells_stay_and_ops_that_name_a_function_are_renamed_too():
     journals = {"process_order#1/1": [("submit scrub", "a.py:2"), ("call Counter.add", "a.py:3")]}
-    got = canonical.schedule(["crash process_order#1/1 step=2"], journals, SUBMITTED, keep={"process_order"})
+    got = _canon(["crash process_order#1/1 step=2"], journals, SUBMITTED, keep={"process_order"})
     assert got == ["crash process_order#1/1 after call actor1.add"]
 
 
@@ -57,9 +63,7 @@ def test_renaming_every_name_the_learner_chose_gives_the_same_words():
             ("actor.create", {"actor": f"{cls}(0000abcd)", "name": ""}),
         )
         journals = {f"{task}#1/1": [(f"call {cls}.add", "x.py:1")], f"{cls}.add#1/1": []}
-        return canonical.schedule(
-            [f"crash {task}#1/1 step=1", f"crash {cls}.add#1/1 step=0"], journals, records
-        )
+        return _canon([f"crash {task}#1/1 step=1", f"crash {cls}.add#1/1 step=0"], journals, records)
 
     assert (
         run("count", "Tally")
@@ -81,12 +85,10 @@ def test_a_node_fault_is_placed_after_the_last_record_the_log_shows_before_it():
         ("fault", {"fault": token}),
         ("node.died", {"node": "node:1", "id": "x", "cause": "fault"}),
     )
-    assert canonical.schedule([token], {}, records) == [
-        "kill_node node:1 after effect ledger.put by task1#1/1"
-    ]
+    assert _canon([token], {}, records) == ["kill_node node:1 after effect ledger.put by task1#1/1"]
     pause = "pause_node node:1 after_event=2 duration=15.0"
     records[4].fields["fault"] = pause
-    assert canonical.schedule([pause], {}, records) == [
+    assert _canon([pause], {}, records) == [
         "pause_node node:1 after effect ledger.put by task1#1/1 duration=15.0"
     ]
 
@@ -96,7 +98,7 @@ def test_what_cannot_be_placed_keeps_its_token():
     never = "kill_node node:2 after_event=40"
     timed = "pause_node node:1 at=3.0 duration=15.0"
     client = "client after_call=1"
-    got = canonical.schedule([unreached, never, timed, client], {"load#1/1": [("get", "")]}, SUBMITTED)
+    got = _canon([unreached, never, timed, client], {"load#1/1": [("get", "")]}, SUBMITTED)
     assert got == [unreached, never, timed, client]
 
 

@@ -241,3 +241,30 @@ def test_the_standalone_page_is_offline_and_carries_each_removal():
     variant = html.split('<template data-fl-variant-key="v1">', 1)[1].split("</template>", 1)[0]
     assert "pipeline-finishes holds on this run" in variant
     assert "Back to the failing run" in variant
+
+
+def test_a_failing_check_and_its_debugger_run_the_reported_schedule_twice(monkeypatch):
+    """Once in the search, once journaled (the determinism check's run, with the learner's
+    lines): the report's moves and the debugger read that run, nothing runs it a third time."""
+    from faultlines.grader import runner
+
+    ran: list[tuple] = []
+    real = runner._run
+
+    def spy(ex, module, scenario, schedule, *args):
+        ran.append(schedule)
+        return real(ex, module, scenario, schedule, *args)
+
+    monkeypatch.setattr(runner, "_run", spy)
+    ex = exercise.load("fault00")
+    sub = submission.from_file(REPO / "exercises/fault00/starter.py", ex.entry, ex.line_budget)
+    runs = grade.Runs(ex, sub)
+    report = grade.grade(ex, sub, runs=runs)
+    failure = report.first_failure
+    assert failure is not None
+    reported = runs.reported[(failure.scenario, tuple(failure.schedule))]
+    source = session.ExerciseSource(ex, sub, failure.scenario, failure.invariant)
+    snap = source.snapshot(reported)
+    assert ran.count(tuple(failure.schedule)) == 2 and source.runs == 0
+    assert snap.model.reading is reported.reading and snap.moment.index == 14
+    assert snap.model.events[3].site.endswith("starter.py:20")  # the learner's lines, noted by that run
