@@ -8,7 +8,8 @@
 //   scheme is left to docs/javascripts/lab.js, which also follows the reader's toggles;
 // - a check() report made while the exercise's answer cell had an edit not run says so;
 // - a notebook that replays a shared run runs its cells as it opens;
-// - on a phone, the notebook app's header stays hidden and the playground opens one document.
+// - on a phone, the notebook app's header stays hidden and the playground opens one document;
+// - a text timeline printed in an output keeps its lines whole and scrolls sideways as one block.
 (function () {
   "use strict";
 
@@ -211,9 +212,36 @@
     }
   }
 
+  // A text timeline printed in a cell (faultlines.timeline.render_text: a "t (s)" axis line,
+  // then a line per worker) is a picture in characters: JupyterLab wraps an output's long lines,
+  // which on a phone broke each lane in the middle. Such an output keeps its lines whole and
+  // scrolls sideways as one block (lab_page.css, .fl-text-lanes).
+  const TEXT_LANES = /^t \(s\) +0/m;
+
+  function markTextLanes(scope) {
+    for (const pre of scope.querySelectorAll('.jp-RenderedText[data-mime-type="application/vnd.jupyter.stdout"] pre')) {
+      if (!pre.classList.contains("fl-text-lanes") && TEXT_LANES.test(pre.textContent)) {
+        pre.classList.add("fl-text-lanes");
+        pre.tabIndex = 0; // a box that scrolls is reachable by keyboard
+      }
+    }
+  }
+
+  function keepTextLanesWhole() {
+    markTextLanes(document.body);
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const target = record.target.nodeType === Node.ELEMENT_NODE ? record.target : record.target.parentElement;
+        const output = target && target.closest(".jp-OutputArea");
+        if (output) markTextLanes(output);
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  }
+
   appRestored()
     .then((app) => {
       flagUnrunChecks(app);
+      keepTextLanesWhole();
       fitToPhone(app);
       runReplaysOnOpen(app);
       if (window.parent === window) {

@@ -61,6 +61,14 @@ def _swipe_up(context, page, distance: int) -> None:
     cdp.detach()
 
 
+TEXT_LANES_JS = """(pre) => {
+  const s = getComputedStyle(pre);
+  return { whiteSpace: s.whiteSpace, overflowX: s.overflowX, height: pre.clientHeight,
+           lines: pre.textContent.replace(/\\n$/, '').split('\\n').length,
+           lineHeight: parseFloat(s.lineHeight) || 1.2 * parseFloat(s.fontSize) };
+}"""
+
+
 def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_past_it(new_context, base_url):
     context, traffic = new_context(**PHONE)
     page = context.new_page()
@@ -81,6 +89,14 @@ def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_pas
     assert frame_locator.locator(".jp-NotebookTrustedStatus").count() == 0
     assert frame.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     _screenshot(page, "lesson-lab-390px.png")
+    # Issue 32: a text timeline keeps each lane on one line and scrolls sideways as one block.
+    lanes_text = frame_locator.locator(".jp-OutputArea-output pre.fl-text-lanes").first
+    lanes_text.wait_for(state="attached", timeout=60_000)
+    lanes_text.scroll_into_view_if_needed()
+    got = lanes_text.evaluate(TEXT_LANES_JS)
+    assert got["whiteSpace"] == "pre" and got["overflowX"] == "auto", got
+    assert got["height"] <= got["lines"] * got["lineHeight"] + 20, got  # + a scroll bar
+    _screenshot(page, "lesson-text-lanes-390px.png")
 
     # Back to the page: the lab is put away (still running), and a swipe scrolls the page.
     page.get_by_role("button", name="Back to the page").click()
