@@ -110,14 +110,15 @@
 
     // On opening, the decisive event is in view: the broken invariant's line and its whole
     // label, from just right of the label column.
-    function revealViolation() {
-      const label = root.querySelector(".fl-dbg-bad-ink");
-      const line = root.querySelector(".fl-dbg-bad-line");
-      if (!lanesBox || !label || !line || lanesBox.scrollWidth <= lanesBox.clientWidth) return;
+    // Ticked, Compare brings where the runs part into view the same way, with that moment.
+    function reveal(selectors) {
+      const marks = selectors.map((selector) => root.querySelector(selector)).filter(Boolean);
+      if (!lanesBox || !marks.length || lanesBox.scrollWidth <= lanesBox.clientWidth) return;
       const box = lanesBox.getBoundingClientRect();
-      const from = Math.min(label.getBoundingClientRect().left, line.getBoundingClientRect().left);
+      const from = Math.min(...marks.map((mark) => mark.getBoundingClientRect().left));
       lanesBox.scrollLeft += from - (box.left + pinWidth() + 12);
     }
+    const revealViolation = () => reveal([".fl-dbg-bad-ink", ".fl-dbg-bad-line"]);
 
     function show(index) {
       at = clamp(index, n);
@@ -211,6 +212,7 @@
         for (const ghost of ghosts) ghost.setAttribute("visibility", compare.checked ? "visible" : "hidden");
         diff.textContent = data.compare.sentence;
         diff.hidden = !compare.checked;
+        if (compare.checked) reveal([".fl-dbg-differ text", ".fl-dbg-differ line", ".fl-dbg-bad-line"]);
       });
     }
     show(at);
