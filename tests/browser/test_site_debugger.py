@@ -334,3 +334,45 @@ def test_a_replay_page_fits_a_phone_with_its_words_whole(new_context, tmp_path, 
     page.goto(target.as_uri())
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.evaluate(HEADERS_BROKEN_JS) == []
+
+
+@pytest.fixture(scope="module")
+def fault00_page(tmp_path_factory):
+    """The offline page of fault00's starter's failing run (`replay --html`), made once."""
+    token, _ = _starter("fault00")
+    target = tmp_path_factory.mktemp("debugger") / "fault00.html"
+    result = subprocess.run(
+        [sys.executable, "-m", "faultlines", "replay", token, str(REPO / "exercises/fault00/starter.py"),
+         "--html", str(target)],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 1 and target.is_file(), result.stderr
+    return target
+
+
+@pytest.mark.parametrize(
+    ("width", "scheme"), [(1280, "light"), (1280, "dark"), (390, "light"), (390, "dark")]
+)
+def test_the_debugger_reads_and_axe_finds_nothing_serious_at_both_widths_in_both_schemes(
+    new_context, fault00_page, width, scheme
+):
+    """Issue 32 on the same debugger with no lab around it: the names, the pinned column, the
+    opening on the broken invariant and Compare's outlines, then axe-core with Compare ticked."""
+    if not AXE.is_file():
+        pytest.skip("axe-core is not installed: run `make node-deps`")
+    context, traffic = new_context(
+        viewport={"width": width, "height": 900}, color_scheme=scheme, offline=True
+    )
+    page = context.new_page()
+    page.goto(fault00_page.as_uri())
+    region = page.get_by_role("region", name="Debugger")
+    region.locator(".fl-dbg-pin").wait_for(state="attached")
+    page.wait_for_function("() => !!document.querySelector('.fl-dbg-slider')")
+    _assert_opens_readable(region, page, width)
+    region.get_by_role("checkbox", name="Compare with a passing run").check()
+    _assert_compare_readable(region, page)
+    _screenshot(region, f"debugger-offline-{width}px-{scheme}.png")
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AXE_ON_DEBUGGER_JS, WCAG_TAGS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert traffic.errors == []
