@@ -127,8 +127,11 @@ ATTEMPTS = {"clean#1/1", "clean#2/1", "clean#3/1", "count#1/1", "count#3/1"}
 
 
 def _screenshot(locator, name: str) -> None:
+    """In the lab only the lanes: an element taller than the notebook's view shows the page
+    around the lab's frame in its screenshot."""
     out = REPO / "build/screenshots"
     out.mkdir(parents=True, exist_ok=True)
+    locator.scroll_into_view_if_needed()
     locator.screenshot(path=str(out / name))
 
 
@@ -206,12 +209,12 @@ def test_a_failing_check_opens_the_debugger(new_context, base_url, width, scheme
     region = frame_locator.get_by_role("region", name="Debugger")
     region.get_by_role("button", name=REMOVE).wait_for(timeout=BOOT_TIMEOUT_MS)
     _assert_opens_readable(region, frame, width)
-    _screenshot(region, f"debugger-{width}px-{scheme}.png")
+    _screenshot(region.locator(".fl-dbg-lanes"), f"debugger-lanes-{width}px-{scheme}.png")
     _step_and_remove(frame_locator, page)
 
     region.scroll_into_view_if_needed()
     _assert_compare_readable(region, frame)
-    _screenshot(region, f"debugger-compare-{width}px-{scheme}.png")
+    _screenshot(region.locator(".fl-dbg-lanes"), f"debugger-lanes-compare-{width}px-{scheme}.png")
     frame.add_script_tag(path=str(AXE))
     assert frame.evaluate(AXE_ON_DEBUGGER_JS, WCAG_TAGS) == []
     assert frame.evaluate(OVERFLOW_JS) <= 1  # subpixel rounding

@@ -96,7 +96,8 @@ def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_pas
     got = lanes_text.evaluate(TEXT_LANES_JS)
     assert got["whiteSpace"] == "pre" and got["overflowX"] == "auto", got
     assert got["height"] <= got["lines"] * got["lineHeight"] + 20, got  # + a scroll bar
-    _screenshot(page, "lesson-text-lanes-390px.png")
+    out = REPO / "build/screenshots"
+    lanes_text.screenshot(path=str(out / "lesson-text-lanes-390px.png"))
 
     # Back to the page: the lab is put away (still running), and a swipe scrolls the page.
     page.get_by_role("button", name="Back to the page").click()

@@ -8,7 +8,8 @@ exercise says so instead of replaying; and the bare page (no run in the link) of
 from __future__ import annotations
 
 import pytest
-from site_browser import BOOT_TIMEOUT_MS, run_all_cells, start_lab, wait_for_lab
+from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, wait_for_lab
+from test_site_a11y import AXE, BLOCKING, RUN_AXE_JS, WCAG_TAGS
 
 from faultlines.grader import share
 
@@ -39,6 +40,20 @@ def _open_shared(context, report, base_url):
     return shared, href
 
 
+def _screenshots():
+    out = REPO / "build/screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _assert_axe_finds_nothing_serious(page):
+    """The replay page with its run shown (the scan of every page sees only the bare one)."""
+    if not AXE.is_file():
+        return  # test_site_a11y.py says so: it skips
+    page.add_script_tag(path=str(AXE))
+    assert [v for v in page.evaluate(RUN_AXE_JS, WCAG_TAGS) if v["impact"] in BLOCKING] == []
+
+
 def _assert_replays_by_itself(shared):
     """The replay page's lab shows the replayed run with no cell run by the test: its notebook
     runs as it opens, says it replays a shared run and asks for no answer."""
@@ -63,6 +78,7 @@ def test_the_reports_share_link_opens_the_replay_in_a_new_tab(new_context, base_
     report = _failing_report(page, base_url)
     shared, href = _open_shared(context, report, base_url)
     assert share.decode(href).exercise == "fault05"
+    _assert_axe_finds_nothing_serious(shared)
 
     _assert_replays_by_itself(shared)
     assert traffic.off_site() == []
@@ -84,7 +100,9 @@ FITS_JS = """(el) => {
 
 
 def test_on_a_phone_the_report_fits_and_its_link_opens(new_context, base_url):
-    context, traffic = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context, traffic = new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, color_scheme="dark"
+    )
     page = context.new_page()
     report = _failing_report(page, base_url)
     token = report.locator(".fl-replay-call code")
@@ -98,8 +116,11 @@ def test_on_a_phone_the_report_fits_and_its_link_opens(new_context, base_url):
     show = shared.get_by_role("button", name="Show the replay")
     show.wait_for()
     assert shared.locator(".fl-replay__bare").is_hidden()
+    _assert_axe_finds_nothing_serious(shared)
+    shared.screenshot(path=str(_screenshots() / "replay-page-390px-dark.png"))
     show.click()
     _assert_replays_by_itself(shared)
+    shared.screenshot(path=str(_screenshots() / "replay-lab-390px-dark.png"))
     assert shared.evaluate("document.documentElement.scrollWidth") <= 390
     assert traffic.off_site() == []
 
