@@ -208,8 +208,8 @@ def test_a_failing_check_opens_the_debugger(new_context, base_url, width, scheme
     frame_locator.locator(".fl-report.fl-failed").first.wait_for(timeout=BOOT_TIMEOUT_MS)
     region = frame_locator.get_by_role("region", name="Debugger")
     region.get_by_role("button", name=REMOVE).wait_for(timeout=BOOT_TIMEOUT_MS)
+    _screenshot(region.locator(".fl-dbg-lanes"), f"debugger-lanes-{width}px-{scheme}.png")  # as opened
     _assert_opens_readable(region, frame, width)
-    _screenshot(region.locator(".fl-dbg-lanes"), f"debugger-lanes-{width}px-{scheme}.png")
     _step_and_remove(frame_locator, page)
 
     region.scroll_into_view_if_needed()
@@ -371,6 +371,7 @@ def test_the_debugger_reads_and_axe_finds_nothing_serious_at_both_widths_in_both
     region = page.get_by_role("region", name="Debugger")
     region.locator(".fl-dbg-pin").wait_for(state="attached")
     page.wait_for_function("() => !!document.querySelector('.fl-dbg-slider')")
+    _screenshot(region, f"debugger-offline-opened-{width}px-{scheme}.png")
     _assert_opens_readable(region, page, width)
     region.get_by_role("checkbox", name="Compare with a passing run").check()
     _assert_compare_readable(region, page)
