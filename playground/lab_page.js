@@ -229,11 +229,16 @@
 
   function keepTextLanesWhole() {
     markTextLanes(document.body);
+    // Text arriving in an output, and whole cells attached again (the notebook renders only the
+    // cells near the view, and an output rendered while its cell was detached was never seen).
     new MutationObserver((records) => {
       for (const record of records) {
         const target = record.target.nodeType === Node.ELEMENT_NODE ? record.target : record.target.parentElement;
         const output = target && target.closest(".jp-OutputArea");
         if (output) markTextLanes(output);
+        for (const node of record.addedNodes) {
+          if (node.nodeType === Node.ELEMENT_NODE && !output) markTextLanes(node);
+        }
       }
     }).observe(document.body, { childList: true, subtree: true, characterData: true });
   }

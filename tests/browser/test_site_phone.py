@@ -94,6 +94,12 @@ def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_pas
     lanes_text.wait_for(state="attached", timeout=60_000)
     lanes_text.scroll_into_view_if_needed()
     got = lanes_text.evaluate(TEXT_LANES_JS)
+    # Every text timeline the notebook shows is kept whole, not only the first one marked.
+    unmarked = frame.evaluate(
+        """() => [...document.querySelectorAll('.jp-RenderedText pre')].filter((pre) =>
+             /^t \\(s\\) +0/m.test(pre.textContent) && !pre.classList.contains('fl-text-lanes')).length"""
+    )
+    assert unmarked == 0
     assert got["whiteSpace"] == "pre" and got["overflowX"] == "auto", got
     assert got["height"] <= got["lines"] * got["lineHeight"] + 20, got  # + a scroll bar
     out = REPO / "build/screenshots"
