@@ -50,7 +50,10 @@ class _BudgetTicks:
         return instrument_tree(tree)
 
 
-def start(exercise_id: str) -> None:
+def start(exercise_id: str, shared: bool = False) -> None:
+    """Grade the cells that follow as this exercise's; `shared`: the notebook replays a run someone
+    shared (the site's replay page makes it), which its first line says instead of asking for an
+    answer."""
     ex = exercise.load(exercise_id)
     _state["exercise"] = ex.id
     shell = _shell()
@@ -59,7 +62,13 @@ def start(exercise_id: str) -> None:
         if not any(isinstance(t, _BudgetTicks) for t in shell.ast_transformers):
             shell.ast_transformers.append(_BudgetTicks())
         cell_runs.watch(shell)
-    print(f"{ex.id} v{ex.version}: {ex.title}. Write your answer below, then run check().")
+    if shared:
+        print(
+            f"{ex.id} v{ex.version}: {ex.title}. A shared failing run: the next cell is the code it was "
+            "found on, and the one after replays the run's faults on that code."
+        )
+    else:
+        print(f"{ex.id} v{ex.version}: {ex.title}. Write your answer below, then run check().")
 
 
 def _namespace() -> dict[str, Any]:

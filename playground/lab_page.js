@@ -6,7 +6,10 @@
 // - opened full screen ("Open in the playground", "Open it full screen"), the lab takes the
 //   light or dark scheme the reader chose on the course site. Embedded in a lesson page, the
 //   scheme is left to docs/javascripts/lab.js, which also follows the reader's toggles;
-// - a check() report made while the exercise's answer cell had an edit not run says so.
+// - a check() report made while the exercise's answer cell had an edit not run says so;
+// - a notebook that replays a shared run runs its cells as it opens;
+// - on a phone, the notebook app's header stays hidden and the playground opens one document;
+// - a text timeline printed in an output keeps its lines whole and scrolls sideways as one block.
 (function () {
   "use strict";
 
@@ -161,9 +164,91 @@
     }).observe(document.body, { childList: true, subtree: true });
   }
 
+  // A notebook made to replay a shared run (docs/javascripts/exercises.js marks it
+  // fault_lines.run_on_open) runs its cells as it opens, once per opening: a shared run opens
+  // replaying, in the replay page's lab and in the playground. Run-all acts on the current
+  // notebook, and does nothing before its file is loaded and its session exists (the kernel
+  // may still be starting: the cells wait for it).
+  const opened = new WeakSet();
+
+  function runOnOpen(app, panel) {
+    if (opened.has(panel) || !panel.context || !panel.context.isReady || !panel.sessionContext) return;
+    const meta = panel.model && panel.model.getMetadata ? panel.model.getMetadata("fault_lines") : null;
+    opened.add(panel);
+    if (!meta || !meta.run_on_open) return;
+    panel.sessionContext.ready.then(async () => {
+      if (panel.isDisposed) return;
+      if (app.shell.currentWidget !== panel) app.shell.activateById(panel.id);
+      await app.commands.execute("notebook:run-all-cells");
+    }).catch((error) => console.warn("Fault Lines: the replay did not run by itself.", error));
+  }
+
+  async function runReplaysOnOpen(app) {
+    for (;;) {
+      for (const widget of app.shell.widgets("main")) runOnOpen(app, widget);
+      await sleep(250);
+    }
+  }
+
+  // On a phone the notebook app's header (JupyterLite's logo and the notebook's name) is one
+  // more bar over the notebook. Its "automatic" setting hides it only when the screen's format
+  // changes, which on some starts comes before the app reads its settings (and shows it
+  // again): so here it stays hidden whenever it shows on a narrow screen. The playground (the
+  // lab app) opened on its own on a phone gets one document at a time, its file browser closed,
+  // as docs/javascripts/lab.js does for the one embedded in a page.
+  const NARROW = window.matchMedia("(max-width: 600px)");
+
+  function fitToPhone(app) {
+    const shell = app.shell;
+    if (shell.collapseTop && shell.top) {
+      const keepHidden = () => {
+        if (NARROW.matches && shell.top.isVisible) shell.collapseTop();
+      };
+      new MutationObserver(keepHidden).observe(shell.top.node, { attributes: true, attributeFilter: ["class"] });
+      keepHidden();
+    } else if (NARROW.matches && window.parent === window) {
+      if (shell.collapseLeft) shell.collapseLeft();
+      if ("mode" in shell) shell.mode = "single-document";
+    }
+  }
+
+  // A text timeline printed in a cell (faultlines.timeline.render_text: a "t (s)" axis line,
+  // then a line per worker) is a picture in characters: JupyterLab wraps an output's long lines,
+  // which on a phone broke each lane in the middle. Such an output keeps its lines whole and
+  // scrolls sideways as one block (lab_page.css, .fl-text-lanes).
+  const TEXT_LANES = /^t \(s\) +0/m;
+
+  function markTextLanes(scope) {
+    for (const pre of scope.querySelectorAll('.jp-RenderedText[data-mime-type="application/vnd.jupyter.stdout"] pre')) {
+      if (!pre.classList.contains("fl-text-lanes") && TEXT_LANES.test(pre.textContent)) {
+        pre.classList.add("fl-text-lanes");
+        pre.tabIndex = 0; // a box that scrolls is reachable by keyboard
+      }
+    }
+  }
+
+  function keepTextLanesWhole() {
+    markTextLanes(document.body);
+    // Text arriving in an output, and whole cells attached again (the notebook renders only the
+    // cells near the view, and an output rendered while its cell was detached was never seen).
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const target = record.target.nodeType === Node.ELEMENT_NODE ? record.target : record.target.parentElement;
+        const output = target && target.closest(".jp-OutputArea");
+        if (output) markTextLanes(output);
+        for (const node of record.addedNodes) {
+          if (node.nodeType === Node.ELEMENT_NODE && !output) markTextLanes(node);
+        }
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  }
+
   appRestored()
     .then((app) => {
       flagUnrunChecks(app);
+      keepTextLanesWhole();
+      fitToPhone(app);
+      runReplaysOnOpen(app);
       if (window.parent === window) {
         followReaderScheme(app).catch((error) => console.warn("Fault Lines: the lab kept its own scheme.", error));
       }

@@ -5,7 +5,8 @@
 //   (faultlines/grader/render_html.py); we record it.
 // - Exercise pages show the status; the Exercises page lists all, with export/import as a file
 //   (progress.js; the file's format is docs/design/progress-file.md).
-// - The replay page turns a shared link (#s=<base64url JSON>) into a notebook in the playground.
+// - The replay page turns a shared link (#s=<base64url JSON>) into a notebook that replays the run
+//   in the page's lab, and in the playground for editing.
 window.FaultLinesProgress = (function () {
   "use strict";
 
@@ -174,14 +175,14 @@ window.FaultLinesProgress = (function () {
   }
 
   // Why this build cannot replay the shared run (one sentence), or null when it can.
-  function cannotReplay(share, versions) {
+  function cannotReplay(share, exercises) {
     if (share.damaged) return "This share link is damaged: copy the whole link again.";
     const made = tokenVersion(share.token);
     if (made === null || share.token.split(".")[1] !== share.exercise) {
       return "This share link's replay token is damaged: copy the whole link again.";
     }
-    if (!(share.exercise in versions)) return `This site has no exercise ${share.exercise}.`;
-    const now = versions[share.exercise];
+    if (!Object.hasOwn(exercises, share.exercise)) return `This site has no exercise ${share.exercise}.`;
+    const now = exercises[share.exercise].version;
     if (made !== now) {
       return `This link was made for version ${made} of ${share.exercise}, which is now version ${now}: ` +
         "it would replay a different run. Ask for a new link (check() on the current version makes one).";
@@ -189,46 +190,86 @@ window.FaultLinesProgress = (function () {
     return null;
   }
 
-  function replayNotebook(share) {
+  // The notebook says what it is, and runs its cells as it opens (fault_lines.run_on_open, read
+  // by playground/lab_page.js), in the replay page's lab or in the playground.
+  function replayNotebook(share, title) {
     const cell = (type, source) => type === "code"
       ? { cell_type: "code", metadata: {}, source: source, outputs: [], execution_count: null }
       : { cell_type: "markdown", metadata: {}, source: source };
+    const about =
+      `# A shared failing run of ${share.exercise}\n\n` +
+      `Someone shared this run with you: it breaks their solution of ${share.exercise}, *${title}*. ` +
+      "This notebook replays it by itself each time it opens: the first cell loads the exercise, " +
+      "the second holds the code the run was found on, and the third runs that code under the " +
+      "run's faults, in the same order, and opens the debugger on it.\n\n" +
+      "To try a fix, edit the code cell, then run every cell again (*Run* menu, *Run All Cells*): " +
+      "the replay puts your code through the same faults.";
     return {
       nbformat: 4, nbformat_minor: 5,
-      metadata: { kernelspec: { name: "python", display_name: "Python (Pyodide)", language: "python" } },
+      metadata: {
+        kernelspec: { name: "python", display_name: "Python (Pyodide)", language: "python" },
+        fault_lines: { exercise: share.exercise, replay: share.token, run_on_open: true },
+      },
       cells: [
-        cell("markdown", `# A shared failing run of ${share.exercise}\n\nThe code it was found with, then the replay of its schedule and the run's timeline.`),
-        cell("code", `from faultlines import notebook as fl\n\nfl.start(${JSON.stringify(share.exercise)})`),
+        cell("markdown", about),
+        cell("code", `from faultlines import notebook as fl\n\nfl.start(${JSON.stringify(share.exercise)}, shared=True)`),
         cell("code", share.code),
         cell("code", `fl.replay(${JSON.stringify(share.token)})`),
       ],
     };
   }
 
-  function wireReplay() {
+  // One notebook per link (its token and its code: two links with one token may carry different
+  // code), named by a 32-bit FNV-1a of both: short, and the same in every browser.
+  function replayPath(share) {
+    let hash = 0x811c9dc5;
+    for (const byte of new TextEncoder().encode(share.token + "\n" + share.code)) {
+      hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+    }
+    return `replay-${share.exercise}-${hash.toString(16).padStart(8, "0")}.ipynb`;
+  }
+
+  function loaded() {
+    if (document.readyState !== "loading") return Promise.resolve();
+    return new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+  }
+
+  // The page as built says there is no run in the link and offers nothing; a link with a run
+  // shows the run's part, writes its notebook into this browser (a copy already there is the
+  // learner's, edits and all, and is kept) and starts the page's lab on it.
+  async function wireReplay() {
     const box = document.querySelector(".fl-replay");
     if (!box) return;
     const share = decodeShare();
     if (!share) return;
     const what = box.querySelector(".fl-replay__what");
-    const why = cannotReplay(share, JSON.parse(box.dataset.versions || "{}"));
+    const exercises = JSON.parse(box.dataset.exercises || "{}");
+    const why = cannotReplay(share, exercises);
+    box.querySelector(".fl-replay__bare").hidden = true;
     if (why) {
       what.textContent = why;
       box.classList.add("fl-replay--stale");
       return;
     }
-    what.textContent = `A failing run of ${share.exercise} (schedule token ${share.token.slice(0, 40)}…).`;
-    const button = box.querySelector(".fl-replay__open");
-    button.disabled = false;
-    button.addEventListener("click", async () => {
-      const path = `replay-${share.exercise}-${share.token.slice(-8).replace(/[^A-Za-z0-9_-]/g, "_")}.ipynb`;
-      await window.FaultLinesStore.putCopy(STORAGE, path, replayNotebook(share));
-      location.href = `${box.dataset.lite}lab/index.html?path=${encodeURIComponent(path)}`;
-    });
+    const title = exercises[share.exercise].title;
+    what.textContent = `A failing run of ${share.exercise}, ${title} (replay token ${share.token.slice(0, 40)}…).`;
+    const panel = box.querySelector(".fl-lab");
+    const storage = panel.dataset.storage;
+    const path = replayPath(share);
+    await loaded(); // lab_store.js and lab.js come after this page's own scripts (mkdocs.yml)
+    const store = window.FaultLinesStore;
+    if (!(await store.savedCopy(storage, path))) await store.putCopy(storage, path, replayNotebook(share, title));
+    panel.dataset.notebook = path;
+    panel.querySelector(".fl-lab__playground").href = `${panel.dataset.lite}lab/index.html?path=${encodeURIComponent(path)}`;
+    const download = panel.querySelector(".fl-lab__download");
+    download.href = `${panel.dataset.lite}files/${encodeURIComponent(path)}`;
+    download.download = path;
+    box.querySelector(".fl-replay__run").hidden = false;
+    window.FaultLinesLab.replay(panel);
   }
 
   render();
-  wireReplay();
+  wireReplay().catch((error) => console.warn("the shared run could not open:", error));
   watchLabs();
   return { KEY, STORAGE, load, save, render, describe };
 })();

@@ -210,6 +210,7 @@
   // its kernel starts from the snapshot while the learner reads; it is not focused or seen.
   function preload(panel) {
     if (panel.classList.contains("fl-lab--started") || panel.querySelector(".fl-lab__iframe")) return;
+    if (panel.dataset.app !== "lab" && !panel.dataset.notebook) return; // the replay's, not named yet
     if (document.visibilityState !== "visible") return;
     panel.classList.add("fl-lab--preloaded");
     panel.querySelector(".fl-lab__stage").inert = true; // unseen: no focus, no reader announces it
@@ -307,7 +308,7 @@
   }
 
   async function checkForStaleCopy(panel) {
-    if (!panel.dataset.notebook) return;
+    if (!panel.dataset.notebook || !panel.dataset.sha256) return; // a replay's is made in this browser
     const notice = panel.querySelector(".fl-lab__notice");
     const copy = await store.savedCopy(panel.dataset.storage, panel.dataset.notebook);
     notice.hidden = !copy || copyHash(copy) === panel.dataset.sha256;
@@ -424,7 +425,24 @@
     }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   }
 
-  window.FaultLinesLab = { preload };
+  // The replay page's lab (exercises.js names its notebook first): a shared run opens replaying.
+  // On a desktop the lab starts in the page at once. A phone would give it the whole screen
+  // over the page that says what it is: there it starts hidden, its notebook already replaying,
+  // and "Show the replay" shows it.
+  function replay(panel) {
+    if (!PHONE.matches) {
+      startLab(panel);
+      return;
+    }
+    preload(panel);
+    const warm = panel.querySelector(".fl-lab__warm");
+    if (warm && panel.querySelector(".fl-lab__iframe")) {
+      warm.textContent = "The replay is starting in the background: press Show the replay to watch it.";
+      warm.hidden = false;
+    }
+  }
+
+  window.FaultLinesLab = { preload, replay };
   document.querySelectorAll(".fl-lab").forEach(setUp);
   followSchemeChanges();
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveAllLabs());

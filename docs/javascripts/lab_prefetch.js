@@ -48,7 +48,7 @@
   async function warmUp(panel, lite, paths) {
     const loader = paths.find((path) => path.endsWith("/kernel-boot.mjs"));
     if (!loader || !window.Worker || !navigator.locks || !window.caches) return "unsupported";
-    if (panel.classList.contains("fl-lab--started")) return "ended"; // its kernel is on its way
+    if (panel.classList.contains("fl-lab--started") || hasFrame(panel)) return "ended"; // its kernel is on its way
     const config = await (await fetch(new URL("jupyter-lite.json", lite))).json();
     const settings = config["jupyter-config-data"].litePluginSettings[KERNEL_PLUGIN];
     const loaderUrl = new URL(loader, lite).href;
@@ -87,8 +87,13 @@
     return result.outcome || "failed";
   }
 
+  // A lab whose frame exists already (the replay page starts its own) fetches what it needs.
+  function hasFrame(panel) {
+    return Boolean(panel.querySelector(".fl-lab__iframe"));
+  }
+
   function prepareLab(panel) {
-    if (prefetched || (navigator.connection && navigator.connection.saveData)) return;
+    if (prefetched || hasFrame(panel) || (navigator.connection && navigator.connection.saveData)) return;
     prefetched = true;
     const lite = new URL(panel.dataset.lite, window.location.href);
     fetch(new URL("prefetch.json", lite))

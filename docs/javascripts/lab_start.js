@@ -80,7 +80,9 @@ window.FaultLinesLabStart = (function () {
     if (boot.total > 0 || boot.python || boot.waiting || state.shown) {
       return { words: "Starting Python", bytes: "", fill: null };
     }
-    return { words: state.appSeen ? "Restoring your notebook" : "Loading the lab", bytes: "", fill: null };
+    // The app is up and Python has not spoken yet: still loading the lab. (This said "Restoring
+    // your notebook", which then came again after "Starting Python", where it belongs.)
+    return { words: "Loading the lab", bytes: "", fill: null };
   }
 
   function paint(panel, state) {
@@ -135,7 +137,6 @@ window.FaultLinesLabStart = (function () {
       if (starts.get(panel) !== state) return; // a Retry began another start
       const app = appOf(frame);
       if (app) {
-        state.appSeen = true;
         if (!state.restored && app.restored) {
           app.restored.then(() => (state.restored = true));
         }
@@ -165,7 +166,7 @@ window.FaultLinesLabStart = (function () {
   // A lab's frame was made ("Start the lab", or a start while the learner reads, which lab.js
   // shows on the click): follow its start, and keep the frame hidden until it shows its notebook.
   function begin(panel, frame) {
-    const state = { boot: { loaded: 0, total: 0 }, appSeen: false, restored: false, shown: false, kernelStatus: null };
+    const state = { boot: { loaded: 0, total: 0 }, restored: false, shown: false, kernelStatus: null };
     starts.set(panel, state);
     panel.classList.add("fl-lab--covered");
     frame.classList.add("fl-lab__iframe--hidden");

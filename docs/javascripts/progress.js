@@ -58,13 +58,24 @@
     return file;
   }
 
+  const EXPORT_NAME = "fault-lines-progress.json";
+
+  // The download happens in the browser's own bar, or silently on a phone: the page says what
+  // the file holds, so the learner knows the click did something and what they have.
   async function exportFile() {
-    const blob = new Blob([JSON.stringify(await buildFile(), null, 1) + "\n"], { type: "application/json" });
+    const file = await buildFile();
+    const blob = new Blob([JSON.stringify(file, null, 1) + "\n"], { type: "application/json" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
-    link.download = "fault-lines-progress.json";
+    link.download = EXPORT_NAME;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    const entries = [...Object.values(file.exercises), ...Object.values(file.lessons)];
+    const tried = Object.values(file.exercises).filter((entry) => entry.status !== "started").length;
+    const notebooks = entries.filter((entry) => entry.notebook).length;
+    tell(`Exported ${EXPORT_NAME} (${stamp(file.exported_at)}): the progress of ` +
+      `${plural(tried, "exercise", "exercises")} and ${plural(notebooks, "notebook", "notebooks")}. ` +
+      "Your browser saves it with its downloads; Import progress reads it back, here or in another browser.");
   }
 
   // -- import -----------------------------------------------------------------------------------
@@ -149,7 +160,9 @@
 
   // Resolves the items the learner chose, or null if they cancelled.
   function ask(file, items, fileName) {
-    const dialog = element("dialog", "fl-import");
+    // md-typeset: Material styles its buttons (.md-button) only inside it, and the dialog hangs
+    // off <body>, outside the page's article; without it Restore and Cancel looked like text.
+    const dialog = element("dialog", "fl-import md-typeset");
     dialog.setAttribute("aria-labelledby", "fl-import-title");
     dialog.append(element("h2", "", "Import progress"));
     dialog.firstChild.id = "fl-import-title";

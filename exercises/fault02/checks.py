@@ -24,6 +24,10 @@ ADDS = [(1, 5), (2, 7), (3, 11)]  # (sequence number, amount)
 TOTAL = sum(amount for _, amount in ADDS)
 
 
+# The name its calls go by in the log and the debugger: the learner's `store.save`, `store.load`.
+STORE = "store"
+
+
 class CheckpointStore(Service):
     """Durable storage outside the actor (a simulated service: it outlives workers and nodes).
 
@@ -44,14 +48,14 @@ class CheckpointStore(Service):
             self.latest = kept
             self.saves += 1
 
-        self._svc.call("checkpoints", "save", "tally", run)
+        self._svc.call(STORE, "save", "tally", run)
 
     def load(self) -> Any:
         def run() -> Any:
             self.loads += 1
             return copy.deepcopy(self.latest)
 
-        return self._svc.call("checkpoints", "load", "tally", run, record=False)
+        return self._svc.call(STORE, "load", "tally", run, record=False)
 
 
 def _first_line(e: BaseException) -> str:

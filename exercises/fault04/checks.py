@@ -66,6 +66,11 @@ def best_steps(mtbf_s: float, checkpoint_s: float, step_s: float) -> int:
     return min(range(max(1, guess - 3), guess + 4), key=lambda k: overhead(k, mtbf_s, checkpoint_s, step_s))
 
 
+# The names the calls go by in the log and the debugger: the learner's `ckpt.save`, `ckpt.load`,
+# and `do_step`, which is the trainer's (`trainer.do_step`, as the statement says).
+CKPT = "ckpt"
+
+
 class Checkpoints(Service):
     """Durable checkpoint storage for the job (a simulated service; it outlives the spot nodes).
 
@@ -88,12 +93,10 @@ class Checkpoints(Service):
             self.saved_steps.append(kept[0])
             self.history.append((_attempt(), "save", kept[0]))
 
-        self._svc.call("checkpoints", "save", f"step-{kept[0]}", run)
+        self._svc.call(CKPT, "save", f"step-{kept[0]}", run)
 
     def load(self) -> tuple[int, Any] | None:
-        return self._svc.call(
-            "checkpoints", "load", "latest", lambda: copy.deepcopy(self.latest), record=False
-        )
+        return self._svc.call(CKPT, "load", "latest", lambda: copy.deepcopy(self.latest), record=False)
 
 
 class Trainer(Service):
@@ -112,7 +115,7 @@ class Trainer(Service):
             self.history.append((_attempt(), "step", step))
             return next_weights(step, weights)
 
-        return self._svc.call("trainer", "step", f"step-{step}", run)
+        return self._svc.call("trainer", "do_step", f"step-{step}", run)
 
 
 def _attempt() -> str:

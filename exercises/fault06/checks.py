@@ -20,18 +20,28 @@ from typing import Any
 import miniray as ray
 from faultlines.grader.checks import Broken, Checks, Service
 from miniray import sim
+from miniray.liveness import BlobStore
 
 checks = Checks()
 SHARDS = (1, 2)
 
 
+OUT = "out"  # the name its calls are logged as: the learner's `out.put`, `out.rename`, ...
+
+
 class Output(Service):
-    """What write_output gets: a blob store, and a name unique to the running attempt."""
+    """What write_output gets: a blob store, and a name unique to the running attempt. Its calls
+    are logged as the learner writes them, `out.put`, `out.rename`, ... (not `blob.put`)."""
 
     def __init__(self, services: Any) -> None:
-        self._blobs = services.blobs
+        self._blobs = BlobStore(services, name=OUT)
         self._svc = services
         self.reads: list[tuple[str, str]] = []  # (attempt, path) of every read
+
+    @property
+    def store(self) -> BlobStore:
+        """The blobs themselves, for the checks (not part of the learner's API)."""
+        return self._blobs
 
     def put(self, path: str, data: Any) -> None:
         self._blobs.put(path, data)
@@ -82,8 +92,8 @@ def two_shards(sub: Any, ctx: Any) -> dict:
     return {
         "reads": list(out.reads),
         "errors": errors,
-        "files": dict(ctx.services.blobs.files),
-        "writers": dict(ctx.services.blobs.writers),
+        "files": dict(out.store.files),
+        "writers": dict(out.store.writers),
     }
 
 
@@ -105,7 +115,7 @@ def written_once(outcome: dict, ctx: Any) -> list[Broken]:
         path = _final(shard)
         writes = [
             e
-            for e in ctx.services.of(service="blob", outcome="ok")
+            for e in ctx.services.of(service=OUT, outcome="ok")
             if (e.op == "put" and e.key == path) or (e.op == "rename" and e.key.endswith("->" + path))
         ]
         if len(writes) > 1:
@@ -154,7 +164,7 @@ def no_strays(outcome: dict, ctx: Any) -> list[str]:
 def _final_puts(ctx: Any) -> list[tuple[str, str]]:
     finals = {_final(shard) for shard in SHARDS}
     return [
-        (e.attempt, e.key) for e in ctx.services.of(service="blob", op="put", outcome="ok") if e.key in finals
+        (e.attempt, e.key) for e in ctx.services.of(service=OUT, op="put", outcome="ok") if e.key in finals
     ]
 
 
@@ -175,7 +185,7 @@ def looked_before_writing(outcome: Any, ctx: Any) -> bool:
 @checks.evidence_for("deleted-a-final-path")
 def deleted_a_final_path(outcome: Any, ctx: Any) -> bool:
     finals = {_final(shard) for shard in SHARDS}
-    return any(e.key in finals for e in ctx.services.of(service="blob", op="delete"))
+    return any(e.key in finals for e in ctx.services.of(service=OUT, op="delete"))
 
 
 @checks.evidence_for("two-attempts-one-temp")
@@ -183,7 +193,7 @@ def two_attempts_one_temp(outcome: Any, ctx: Any) -> bool:
     """Two attempts put the same temporary (not final) path."""
     finals = {_final(shard) for shard in SHARDS}
     writers: dict[str, set[str]] = {}
-    for e in ctx.services.of(service="blob", op="put"):
+    for e in ctx.services.of(service=OUT, op="put"):
         if e.key not in finals:
             writers.setdefault(e.key, set()).add(e.attempt)
     return any(len(attempts) > 1 for attempts in writers.values())

@@ -7,7 +7,7 @@ same mistake can differ in all of these: one calls the task `count`, the other `
 a value before charging, so the charge is step 1, not step 0. The canonical form keeps what the
 mistake is made of and drops the rest:
 
-    crash process_order#1/1 step=2           ->  crash process_order#1/1 after gateway.charge
+    crash process_order#1/1 step=2           ->  crash process_order#1/1 after api.charge
     crash Tally.add#2/1 step=0               ->  crash actor1.add#2/1 at start
     crash count#1/1 step=0                   ->  crash task2#1/1 at start
     kill_node node:1 after_event=11          ->  kill_node node:1 after task.start downstream#2/1
@@ -18,7 +18,7 @@ mistake is made of and drops the rest:
   entry functions and the scenario's own tasks (the grader passes them as `keep`), and method
   names (the scenario calls them by name). Submission ordinals (`#2`) and attempt
   numbers (`/1`) stay: they count what the run did, not how the code is spelled.
-- A crash's step is named by the journal operation just before it ("after gateway.charge",
+- A crash's step is named by the journal operation just before it ("after api.charge",
   "#2" when that operation came twice), or "at start".
 - A node fault after a kernel event is placed after the last thing the log shows before it
   struck (its kind and what it concerned), leaving out what says nothing about where the run

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from html import escape
 
+from faultlines.grader.render_html import inline
+
 from .groups import Group
 
 MEMBERS_SHOWN = 12  # past this, the submissions fold into a <details>
@@ -32,10 +34,12 @@ def _schedule(group: Group) -> str:
 def _run(group: Group) -> str:
     failure = group.failure
     words = [w for w in failure.moves if w]
-    moves = "<ul>" + "".join(f"<li>{escape(w)}</li>" for w in words) + "</ul>" if words else ""
+    # The grader writes code in its words between backticks (a hint, a move's "right after
+    # `api.charge`"): shown as code, as the learner's report shows them.
+    moves = "<ul>" + "".join(f"<li>{inline(w)}</li>" for w in words) + "</ul>" if words else ""
     return (
         f"In <code>{escape(group.example.key)}</code>’s run{':' if words else ','} {moves}"
-        f"<code>{escape(failure.invariant)}</code> broke: {escape(failure.detail)}"
+        f"<code>{escape(failure.invariant)}</code> broke: {inline(failure.detail)}"
     )
 
 
@@ -43,14 +47,14 @@ def _hint(group: Group) -> str:
     hint = group.failure.hint
     first = hint.levels[0] if hint is not None and hint.levels else ""
     if not group.named:  # the grader explains the invariant instead: show that
-        return "none catalogued" + (f". {escape(first)}" if first else "")
-    return f"<code>{escape(group.signature.hint)}</code>" + (f": {escape(first)}" if first else "")
+        return "none catalogued" + (f". {inline(first)}" if first else "")
+    return f"<code>{escape(group.signature.hint)}</code>" + (f": {inline(first)}" if first else "")
 
 
 def _catalogued(group: Group) -> str:
     if not group.catalogued:
         return ""
-    items = [f"<code>{escape(c.file)}</code>: {escape(c.why)}" for c in group.catalogued]
+    items = [f"<code>{escape(c.file)}</code>: {inline(c.why)}" for c in group.catalogued]
     return f"<dt>Catalogued as</dt><dd>{_items(items)}</dd>"
 
 
@@ -106,8 +110,9 @@ def render(group: Group, failed_in_exercise: int) -> str:
         f"{_catalogued(group)}"
         f"<dt>Minimal schedule</dt><dd>{_schedule(group)}</dd>"
         f"<dt>What happened</dt><dd>{_run(group)}</dd>"
-        f'<dt>Replay</dt><dd><a href="{replay_href(group)}">Open the failing run of '
-        f"<code>{escape(example)}</code></a></dd>"
+        # A new tab: the map is a long page the instructor goes back to, scrolled where it was.
+        f'<dt>Replay</dt><dd><a href="{replay_href(group)}" target="_blank" rel="noopener">'
+        f"Open the failing run of <code>{escape(example)}</code></a> (in a new tab)</dd>"
         f"<dt>Submissions</dt><dd>{_members(group)}</dd>"
     )
     extra = ""

@@ -1,7 +1,7 @@
 """OUT/groups.csv: one row per mistake group, largest first.
 
     exercise,invariant,schedule,hint,count,submissions
-    fault05,charged-at-most-once,crash process_order#1/1 after gateway.charge,retry-repeats-the-charge,23,alice.py;bob.py
+    fault05,charged-at-most-once,crash process_order#1/1 after api.charge,retry-repeats-the-charge,23,alice.py;bob.py
 
 `schedule` is the canonical schedule's moves joined by "; " (empty: the run fails with no fault),
 `hint` the catalogued hint's id (empty: no catalogued mistake explains it), `submissions` the

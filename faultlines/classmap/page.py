@@ -12,6 +12,8 @@ from __future__ import annotations
 from html import escape
 from importlib import resources
 
+from faultlines.grader.render_html import inline
+
 from . import group_html
 from .groups import ClassMap, ExerciseMap, Rate
 from .handin import UNVERIFIED, Handin
@@ -55,7 +57,7 @@ def _no_verdict(ex: ExerciseMap) -> str:
     items = ex.no_verdict
     if not items:
         return ""
-    rows = "".join(f"<li><code>{escape(h.key)}</code>: {escape(h.problem)}</li>" for h in items)
+    rows = "".join(f"<li><code>{escape(h.key)}</code>: {inline(h.problem)}</li>" for h in items)
     return (
         f'<h3 id="{ex.exercise}-no-verdict">No verdict ({len(items)})</h3>'
         "<p>Not graded, or graded without a verdict to group on (two executions of the same "
@@ -72,7 +74,7 @@ def _unverified(ex: ExerciseMap) -> str:
     for h in items:
         claim = h.claimed
         if claim is None:
-            what = escape(h.message)
+            what = inline(h.message)
         else:
             schedule = escape(claim.schedule_text) or "no fault"
             hint = f", hint <code>{escape(claim.hint)}</code>" if claim.hint else ", no catalogued hint"
@@ -201,7 +203,7 @@ def _summary(cmap: ClassMap) -> str:
         f"{_plural(named_groups, 'group')} a catalogued mistake explains.</p>"
         '<p class="lede muted">A group is one mistake: the same broken invariant, on the same '
         "minimal fault schedule (named by what the code did, not by its names or step counts), "
-        "with the same hint. Each group's link opens its failing run.</p>"
+        "with the same hint. Each group's link opens its failing run in a new tab.</p>"
     )
 
 

@@ -19,6 +19,8 @@ from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
 
+from faultlines.grader.render_html import inline
+
 from .groups import ClassMap, Group
 
 DEBUGGER, FROM_REPORT = "debugger", "report"
@@ -50,7 +52,7 @@ def from_report(group: Group, why: str = "") -> str:
     failure, sig = group.failure, group.signature
     css = resources.files(__package__).joinpath("report.css").read_text(encoding="utf-8")
     moves = "".join(
-        f"<li><code>{escape(m)}</code>{': ' + escape(w) if w else ''}</li>"
+        f"<li><code>{escape(m)}</code>{': ' + inline(w) if w else ''}</li>"
         for m, w in zip(failure.schedule, failure.moves + [""] * len(failure.schedule))
     )
     timeline = "\n".join(failure.timeline)
@@ -63,7 +65,7 @@ def from_report(group: Group, why: str = "") -> str:
         f"<title>{escape(title)}</title><style>{css}</style></head><body><main>"
         f"<h1>{escape(title)}</h1>{note}"
         f"<p>The failing run of <code>{escape(group.example.key)}</code>, scenario "
-        f"<code>{escape(failure.scenario)}</code>: {escape(failure.detail)}</p>"
+        f"<code>{escape(failure.scenario)}</code>: {inline(failure.detail)}</p>"
         f"<h2>Schedule</h2><ul>{moves or '<li>no fault: the run fails as it is</li>'}</ul>"
         f"<h2>Replay it</h2><pre><code>{escape(failure.replay_call)}</code></pre>"
         f"<h2>Timeline</h2><pre><code>{escape(timeline)}</code></pre>"

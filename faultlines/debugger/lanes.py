@@ -14,7 +14,7 @@ passing run's bars as outlines in the same rows.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 
 from faultlines.reading.lanes import ERROR, FAILED, OK, OPEN, Spans
@@ -22,9 +22,9 @@ from faultlines.widgets import statechart
 from faultlines.widgets.statechart import END_LETTER, LANE_COLOURS, LANES, Band, Plot, Row, Strip
 from faultlines.widgets.svgplot import INK, PALETTE, Marker
 
+from . import pinned, top_marks
 from .model import Event, Model
 
-BAD = "#b3261e"
 NODE_COLOURS = {"alive": PALETTE[2], "paused": PALETTE[4], "draining": PALETTE[5], "dead": PALETTE[1]}
 ACTOR_COLOURS = {
     "ALIVE": PALETTE[2],
@@ -39,6 +39,7 @@ GROUP_COLOURS = {
     "REMOVED": PALETTE[1],
 }
 MIN_TICK_GAP = 56  # pixels between two time labels on the axis
+MAX_PX_PER_EVENT = 40  # wider than this, a bar's name is shortened rather than the chart widened
 
 
 @dataclass
@@ -64,14 +65,35 @@ def _bands(changes: list[tuple[int, str]], end: int, text: dict[str, str] | None
     return bands
 
 
+def label_px(text: str) -> float:
+    """What a bar's text needs: its characters, and the room the bar leaves around them."""
+    return LANES.char_w * len(text) + LANES.text_pad + 8
+
+
 def fitting_label(attempt: str, pixels: float) -> str:
-    """The longest of "clean#2/1", "#2/1", "2/1" that fits a bar `pixels` wide ("" if none)."""
+    """ "clean#2/1" if it fits a bar `pixels` wide, else its name shortened ("proce…#2/1"), else
+    the name's first letters alone ("cl…"): a bar always names its function or method (the
+    tooltip has the whole), "" only where not even two letters fit."""
     call, _, number = attempt.rpartition("/")
-    ordinal = call.rpartition("#")[2]
-    for text in (attempt, f"#{ordinal}/{number}", f"{ordinal}/{number}"):
-        if LANES.char_w * len(text) + LANES.text_pad + 8 <= pixels:
+    name, _, ordinal = call.rpartition("#")
+    tail = f"#{ordinal}/{number}" if name else ""
+    name = name or call
+    shortened = [f"{name[:k]}…{tail}" for k in range(len(name) - 1, 0, -1)]
+    bare = [f"{name[:k]}…" for k in range(min(len(name) - 1, 4), 1, -1)]
+    for text in [attempt, *shortened, *bare]:
+        if label_px(text) <= pixels:
             return text
     return ""
+
+
+def px_per_event(model: Model, events: int) -> float:
+    """20 px an event, or more, up to MAX_PX_PER_EVENT, so that every attempt's bar holds its
+    whole name ("count#3/1" over two events needs 35): a run of up to 200 events. A longer one
+    is drawn 4 px an event (`geometry`), its names shortened."""
+    if events > 200:
+        return (geometry(events) - LANES.left - LANES.right) / events
+    need = [label_px(a.attempt) / max(1, a.end - a.start) for a in model.spans.attempts]
+    return min(MAX_PX_PER_EVENT, max([20.0, *need]))
 
 
 def _attempt_bar(attempt: str, start: int, end: int, kind: str, px_per_event: float) -> Band:
@@ -142,7 +164,7 @@ class Marks:
     span: int = 0  # events on the axis: more than the run's own when the passing run is longer
 
 
-def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[[Plot], list[str]]:
+def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int], gap: int) -> Callable[[Plot], list[str]]:
     def draw(plot: Plot) -> list[str]:
         out = _frame(plot, lanes, marks)
         if marks.ghost is not None:
@@ -150,7 +172,10 @@ def _overlay(lanes: Lanes, marks: Marks, row_index: dict[str, int]) -> Callable[
         out += _copies(plot, lanes, row_index)
         out += _marks(plot, lanes, row_index)
         if marks.violation is not None:
-            out += _violation(plot, marks.violation, marks.violation_label)
+            out += top_marks.violation(plot, marks.violation, marks.violation_label)
+        if marks.ghost is not None and marks.differ_at is not None:
+            out += top_marks.differ(plot, marks.differ_at, marks.violation, marks.violation_label)
+        out += pinned.draw(plot, [row.label for row in lanes.rows], gap)
         x = plot.px(marks.start + 0.5)
         out.append(
             f'<line class="fl-dbg-cursor" x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 4:.1f}" '
@@ -176,32 +201,23 @@ def _frame(plot: Plot, lanes: Lanes, marks: Marks) -> list[str]:
 
 
 def _ghost(plot: Plot, marks: Marks, row_index: dict[str, int]) -> list[str]:
-    """The passing run's bars as outlines in the same rows, and where the runs part: hidden until
-    "Compare with a passing run" is ticked."""
+    """The passing run's bars as dashed outlines around the row's own bars' place, in a colour of
+    their own (debugger.css: 3:1 or more on either theme's page), hidden until "Compare with a
+    passing run" is ticked; the key beside the checkbox names them."""
     assert marks.ghost is not None
     out = ['<g class="fl-dbg-ghost" visibility="hidden">']
     for row in marks.ghost.rows:
         if row.label not in row_index:
             continue
-        y = plot.row_top(row_index[row.label]) + plot.row_height - 7
+        y = plot.row_top(row_index[row.label]) + 1.5
         for band in row.bands:
             x0, x1 = plot.px(band.start), plot.px(band.end)
             out.append(
-                f'<rect x="{x0:.1f}" y="{y:.1f}" width="{max(x1 - x0, 3):.1f}" height="5" fill="none" '
-                f'stroke="{INK}" stroke-width="1.2" stroke-dasharray="2 2"><title>passing run: '
-                f"{escape(band.tip)}</title></rect>"
+                f'<rect class="fl-dbg-ghost-bar" x="{x0 - 1.5:.1f}" y="{y:.1f}" width="{max(x1 - x0, 3) + 3:.1f}" '
+                f'height="{plot.row_height - 3:.1f}" fill="none" stroke="{PALETTE[0]}" stroke-width="2" '
+                'stroke-dasharray="6 3">'
+                f"<title>passing run: {escape(band.tip)}</title></rect>"
             )
-    if marks.differ_at is not None:
-        # Just above the rows (the broken invariant's label is higher up): right of its line, or
-        # left of it near the plot's right end.
-        x = plot.px(marks.differ_at + 0.5)
-        right = x < plot.left + plot.width * 0.8
-        out.append(
-            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 12:.1f}" y2="{plot.top + plot.height:.1f}" '
-            f'stroke="{PALETTE[0]}" stroke-width="2"/>'
-            f'<text x="{x + (3 if right else -3):.1f}" y="{plot.top - 3:.1f}" '
-            f'text-anchor="{"start" if right else "end"}" fill="{INK}">runs differ here</text>'
-        )
     out.append("</g>")
     return out
 
@@ -240,31 +256,19 @@ def _marks(plot: Plot, lanes: Lanes, row_index: dict[str, int]) -> list[str]:
     return out
 
 
-def _violation(plot: Plot, index: int, label: str) -> list[str]:
-    x = plot.px(index + 0.5)
-    return [
-        f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{plot.top - 16:.1f}" y2="{plot.top + plot.height:.1f}" '
-        f'stroke="{BAD}" class="fl-dbg-bad-line" stroke-width="2.5"><title>{escape(label)}</title></line>'
-        f'<text x="{min(x + 4, plot.left + plot.width - 4):.1f}" y="{plot.top - 18:.1f}" '
-        f'text-anchor="{"start" if x < plot.left + plot.width * 0.7 else "end"}" fill="{BAD}" class="fl-dbg-bad-ink" '
-        f'font-weight="bold">✘ {escape(label)}</text>'
-    ]
-
-
 def geometry(events: int) -> int:
-    """The chart's drawn width: 20 px an event for a short run (a lesson's lab is about 700 px
-    wide), at most 1000 px up to 200 events (the page scales it down to fit), then 4 px an event."""
-    margins = LANES.left + LANES.right
-    if events <= 200:
-        return int(min(1000, margins + 20 * events))
-    return min(margins + 4 * events, 1600)
+    """A long run's drawn width (more than 200 events): 4 px an event, at most 1600 px."""
+    return min(LANES.left + LANES.right + 4 * events, 1600)
 
 
 def strip(model: Model, marks: Marks, title: str = "The run, event by event") -> Strip:
+    """The chart, drawn at its own size (render), its label column as wide as its longest label.
+    Its title and caption are the HTML around it (render.view): an empty title and caption here."""
     n = max(1, len(model.events), marks.span)
-    width = geometry(n)
-    plot_w = width - LANES.left - LANES.right
-    lanes = build(model, plot_w / n)
+    per_event = px_per_event(model, n)
+    lanes = build(model, per_event)
+    look = replace(LANES, left=pinned.label_column([row.label for row in lanes.rows], LANES.label_gap))
+    width = round(look.left + look.right + per_event * n)
     row_index = {row.label: i for i, row in enumerate(lanes.rows)}
     rules = [Marker(index + 0.5, f"{token} (event {index + 1})") for index, token in model.fault_events()]
     attempts = sum(len(r.bands) for r in lanes.rows if r.label.startswith("worker "))
@@ -273,19 +277,25 @@ def strip(model: Model, marks: Marks, title: str = "The run, event by event") ->
         f"{len(model.events)} events. The table of events below says the same in words."
     )
     return Strip(
-        title=title,
-        xlabel="events in order (labels: virtual time)",
+        title="",
+        xlabel="",
         rows=lanes.rows,
         rules=rules,
         colours={**LANE_COLOURS, **NODE_COLOURS, **ACTOR_COLOURS, **GROUP_COLOURS},
         width=width,
         x_range=(0.0, float(n)),
         summary=summary,
-        look=LANES,
-        ticks=time_ticks(model.events, plot_w / n),
-        overlay=_overlay(lanes, marks, row_index),
+        look=look,
+        ticks=time_ticks(model.events, per_event),
+        overlay=_overlay(lanes, marks, row_index, look.label_gap),
     )
 
 
+CAPTION = "Events in order; the axis labels give the virtual time."
+
+
 def render(model: Model, marks: Marks) -> str:
-    return statechart.render(strip(model, marks))
+    """The chart as SVG, at its drawn width: never scaled down to its box, whose scroll shows the
+    rest (its text stays 12 px; the label column stays, pinned.py)."""
+    chart = strip(model, marks)
+    return statechart.render(chart).replace(' width="100%" ', f' width="{chart.width}" ', 1)

@@ -26,7 +26,8 @@ THEME = """
   :root { --jp-ui-font-color0: #eee; --jp-ui-font-color1: #ccc; --jp-layout-color0: #111;
     --jp-layout-color1: #1d1d1d; --jp-layout-color2: #2b2b2b; --jp-border-color1: #999;
     --jp-border-color2: #555; --jp-brand-color1: #64b5f6; }
-  .fl-debugger { --fl-dbg-bad: #ff8a80; --fl-dbg-good: #7ee2a0; --fl-dbg-mark: rgba(86, 180, 233, 0.22); }
+  .fl-debugger { --fl-dbg-bad: #ff8a80; --fl-dbg-good: #7ee2a0; --fl-dbg-mark: rgba(86, 180, 233, 0.22);
+    --fl-dbg-ghost: #56b4e9; }
 }
 body { margin: 0; background: var(--jp-layout-color0); color: var(--jp-ui-font-color0);
   font: 15px/1.45 system-ui, sans-serif; }

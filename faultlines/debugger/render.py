@@ -116,13 +116,21 @@ def _event_table(model: Model, at: int) -> str:
     )
 
 
+# The key to the passing run's outlines: a sample of one, as lanes._ghost draws it.
+GHOST_KEY = (
+    '<svg class="fl-dbg-ghost-key" width="30" height="14" viewBox="0 0 30 14" aria-hidden="true">'
+    '<rect class="fl-dbg-ghost-bar" x="1" y="1" width="28" height="12" fill="none" stroke="#0072B2" '
+    'stroke-width="2" stroke-dasharray="6 3"/></svg>'
+)
+
+
 def _compare(passing: Passing | None, snap: Snapshot) -> str:
+    """The compare row: none on a run that passes (a what-if that removed the fault), offered
+    where a passing run was found, said to be missing where none was."""
+    if not snap.verdict.failed:
+        return ""
     if passing is None:
-        why = (
-            "this run passes: nothing to compare with"
-            if not snap.verdict.failed
-            else "no passing run was found (no fault's removal makes it pass, and none was recorded)"
-        )
+        why = "no passing run was found (no fault's removal makes it pass, and none was recorded)"
         return (
             '<p class="fl-dbg-compare-row"><label><input type="checkbox" class="fl-dbg-compare" disabled> '
             f'Compare with a passing run</label> <span class="fl-dbg-note">({escape(why)})</span></p>'
@@ -130,7 +138,7 @@ def _compare(passing: Passing | None, snap: Snapshot) -> str:
     return (
         '<p class="fl-dbg-compare-row"><label><input type="checkbox" class="fl-dbg-compare"> '
         f"Compare with a passing run</label> "
-        f'<span class="fl-dbg-note">({escape(passing.name)}: its bars are drawn as dotted outlines)</span></p>'
+        f'<span class="fl-dbg-note">{GHOST_KEY} outlines: the bars of {escape(passing.name)}</span></p>'
         '<p class="fl-dbg-diff" hidden></p>'
     )
 
@@ -145,6 +153,8 @@ def view(snap: Snapshot, passing: Passing | None = None) -> str:
         )
     at = start_index(snap)
     total = len(model.events)
+    if not snap.verdict.failed:  # nothing to compare a passing run with
+        passing = None
     diff = first_difference(model, passing.model) if passing is not None else None
     marks = lanes.Marks(
         violation=snap.moment.index if snap.moment else None,
@@ -161,9 +171,11 @@ def view(snap: Snapshot, passing: Passing | None = None) -> str:
         f'<script type="application/json" class="fl-dbg-data">{payload}</script>'
         # Focusable: on a phone the lanes scroll sideways, and ← → (which move the cursor) keep the
         # cursor in view there.
+        '<p class="fl-dbg-lanes-title">The run, event by event</p>'
         '<div class="fl-dbg-lanes" tabindex="0" role="group" '
         'aria-label="Lanes of the run: a row per node and worker process">'
         f"{lanes.render(model, marks)}</div>"
+        f'<p class="fl-dbg-lanes-caption">{escape(lanes.CAPTION)}</p>'
         '<div class="fl-dbg-cursor-row">'
         '<button type="button" class="fl-dbg-prev">Previous event</button>'
         f'<input type="range" class="fl-dbg-slider" min="1" max="{total}" step="1" value="{at + 1}" '

@@ -27,6 +27,10 @@ WRAP_WORDS = "white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overfl
 WRAP_ANYWHERE = "white-space:normal;word-break:break-all;overflow-wrap:anywhere"
 _LINE = "padding-left:10ch;text-indent:-10ch"
 _BACKTICKS = re.compile(r"`([^`]+)`")
+# JupyterLab right-aligns every cell of an output's table (.jp-RenderedHTMLCommon td): a tier's
+# name reads from the left, its numbers line up on the right.
+_TEXT_CELL = "text-align:left"
+_NUMBER_CELL = "text-align:right"
 
 
 def inline(text: str) -> str:
@@ -115,8 +119,10 @@ def render(report: Report, share_url: str | None = None, source: str = "", note:
     for tier in report.tiers:
         mark = "✔" if tier.passed else "✘"
         rows.append(
-            f'<tr><td style="color:{OK if tier.passed else BAD}">{mark}</td><td>{escape(tier.name)}</td>'
-            f"<td>{tier.earned:g}/{tier.points:g}</td><td>{tier.schedules}</td></tr>"
+            f'<tr><td style="color:{OK if tier.passed else BAD}">{mark}</td>'
+            f'<td style="{_TEXT_CELL}">{escape(tier.name)}</td>'
+            f'<td style="{_NUMBER_CELL}">{tier.earned:g}/{tier.points:g}</td>'
+            f'<td style="{_NUMBER_CELL}">{tier.schedules}</td></tr>'
         )
     failure = report.first_failure
     body = _failure(failure, share_url) if failure is not None else ""
@@ -132,7 +138,8 @@ def render(report: Report, share_url: str | None = None, source: str = "", note:
         f'{_signature(failure)} data-source="{escape(source)}">'
         f'<h4 style="color:{color}">{escape(report.exercise)}: {verdict} '
         f"({report.score:g}/{report.max_score:g} points)</h4>"
-        "<table><tr><th></th><th>tier</th><th>points</th><th>schedules</th></tr>"
+        f'<table class="fl-tiers"><tr><th></th><th style="{_TEXT_CELL}">tier</th>'
+        f'<th style="{_NUMBER_CELL}">points</th><th style="{_NUMBER_CELL}">schedules</th></tr>'
         + "".join(rows)
         + "</table>"
         + (f'<p class="fl-report__note"><small>{escape(note)}</small></p>' if note else "")

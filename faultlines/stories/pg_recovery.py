@@ -128,6 +128,10 @@ class AttemptTrace:
     final_state: dict[str, str]
     pg_c_created_at: float | None  # the first sample at which PG_C was CREATED, if any
     diagnosis: tuple[str, ...]
+    # Who waits for whom at the end, from the same diagnosis: (waiter, holder, node), and the
+    # cycles among them (each closing on its first group).
+    waits: tuple[tuple[str, str, str], ...] = ()
+    cycles: tuple[tuple[str, ...], ...] = ()
 
     def final(self, name: str) -> int:
         return self.attempts[name][-1]
@@ -174,13 +178,16 @@ def attempt_trace(
                 counts[name].append(case.attempts(name))
             if pg_c_created_at is None and case.state("PG_C") == "CREATED":
                 pg_c_created_at = t
+        diagnosis = case.diagnosis()
         return AttemptTrace(
             policy=policy_label,
             times=tuple(times),
             attempts={name: tuple(v) for name, v in counts.items()},
             final_state={name: case.state(name) for name in GROUPS},
             pg_c_created_at=pg_c_created_at,
-            diagnosis=tuple(line.strip() for line in case.diagnosis().lines()),
+            diagnosis=tuple(line.strip() for line in diagnosis.lines()),
+            waits=tuple((w, h, n) for w, h, n in diagnosis.edges),
+            cycles=tuple(tuple(c) for c in diagnosis.cycles),
         )
     finally:
         case.close()

@@ -1,9 +1,10 @@
 """Lesson 9's widget: each placement group's scheduling-attempt counter over time, per queue policy.
 
 Pick a policy (and the scheduler's speed); the widget replays seed 000's script on miniray
-(`faultlines.stories.pg_recovery.attempt_trace`) and draws the counters, with a table and one
-sentence per group so it reads without the plot. Traces are cached per choice: a switch back is
-instant.
+(`faultlines.stories.pg_recovery.attempt_trace`) and draws the counters on a log scale (PG_A's
+hundreds of thousands and PG_C's 0 on one chart), who waits for whom at the end (the cycle,
+which no policy breaks), and a table and one sentence per group so it reads without the
+pictures. Traces are cached per choice: a switch back is instant.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ import ipywidgets as widgets
 from ..stories.pg_recovery import (
     EVENTS,
     GROUPS,
+    PG_C_AT,
     POLICY_CHOICES,
     REAL_RAY_ONE_GROUP_RATE,
     SEED_HOST_COST_S,
     AttemptTrace,
     attempt_trace,
 )
-from . import svgplot
+from . import log_chart, wait_for
 
 # The scheduler's speed: what one failed attempt costs in virtual time.
 SPEEDS: dict[str, float] = {
@@ -30,19 +32,36 @@ SPEEDS: dict[str, float] = {
 }
 
 
+def _since_asked(trace: AttemptTrace, name: str) -> log_chart.Counter:
+    """A group's counter from when it exists: PG_C is asked for at PG_C_AT, and its line before
+    then would be a 0 that means nothing."""
+    start = PG_C_AT if name == "PG_C" else trace.times[0]
+    kept = [(t, n) for t, n in zip(trace.times, trace.attempts[name], strict=True) if t >= start - 1e-9]
+    return log_chart.Counter(name, [t for t, _ in kept], [n for _, n in kept])
+
+
 def chart(trace: AttemptTrace) -> str:
-    """The counters as an SVG line chart, one line per group, the script's events as rules."""
-    series = [
-        svgplot.Series(name, trace.times, trace.attempts[name], markers=name == "PG_C") for name in GROUPS
-    ]
-    return svgplot.render(
-        svgplot.Chart(
-            title=f"Scheduling attempts per group, policy {trace.policy}",
-            xlabel="virtual seconds",
-            ylabel="scheduling_attempt",
-            series=series,
-            rules=[svgplot.Marker(t, label) for t, label in EVENTS],
-        )
+    """The counters as an SVG line chart on a log scale, the script's events above the plot."""
+    return log_chart.render(
+        title=f"Scheduling attempts per group, policy {trace.policy}",
+        counters=[_since_asked(trace, name) for name in GROUPS],
+        events=[log_chart.Event(t, label) for t, label in EVENTS],
+        xlabel="virtual seconds",
+        ylabel="attempts (log scale)",
+        xticks=[0, 0.5, 1, 1.5, 2, 2.5, 3][: 1 + round(trace.times[-1] / 0.5)],
+    )
+
+
+def waits(trace: AttemptTrace) -> str:
+    """Who waits for whom at the trace's end, as the diagnosis found it."""
+    return wait_for.render(
+        trace.policy,
+        trace.times[-1],
+        trace.final_state,
+        {name: trace.final(name) for name in GROUPS},
+        trace.waits,
+        trace.cycles,
+        asked=GROUPS,
     )
 
 
@@ -75,12 +94,14 @@ def table(trace: AttemptTrace) -> str:
 
 
 def queue_policy_widget() -> widgets.VBox:
-    """ToggleButtons for the policy, a dropdown for the scheduler's speed, the chart and the table."""
+    """ToggleButtons for the policy, a dropdown for the scheduler's speed, the chart, who waits for
+    whom, and the table."""
     policy = widgets.ToggleButtons(options=list(POLICY_CHOICES), value="ray-2.60", description="queue policy")
     speed = widgets.Dropdown(options=list(SPEEDS), value=next(iter(SPEEDS)), description="scheduler")
     for control in (policy, speed):
         control.style.description_width = "initial"  # the default width cuts "queue policy"
     plot = widgets.HTML()
+    graph = widgets.HTML()
     numbers = widgets.HTML()
     cache: dict[tuple[str, str], AttemptTrace] = {}
 
@@ -90,9 +111,10 @@ def queue_policy_widget() -> widgets.VBox:
             cache[key] = attempt_trace(policy.value, attempt_cost_s=SPEEDS[speed.value])
         trace = cache[key]
         plot.value = chart(trace)
+        graph.value = waits(trace)
         numbers.value = table(trace)
 
     policy.observe(redraw, names="value")
     speed.observe(redraw, names="value")
     redraw()
-    return widgets.VBox([policy, speed, plot, numbers])
+    return widgets.VBox([policy, speed, plot, graph, numbers])

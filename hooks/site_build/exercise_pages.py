@@ -22,7 +22,7 @@ from typing import Any
 
 import jupytext
 
-from . import wayfinding
+from . import lab_panel, wayfinding
 from .lesson_notebooks import ShippedNotebook
 
 NAV_KEY = "Exercises"
@@ -179,19 +179,35 @@ def _index_page(all_ex: list[ExerciseInfo]) -> str:
 
 
 def _replay_page(all_ex: list[ExerciseInfo]) -> str:
-    # The versions this build has: a link made for another version says so instead of opening.
-    versions = html.escape(
-        json.dumps({ex.id: ex.version for ex in all_ex}, separators=(",", ":")), quote=True
+    # The exercises this build has, with their versions: a link made for another version says so
+    # instead of opening, and the notebook names the exercise by its title.
+    exercises = html.escape(
+        json.dumps(
+            {ex.id: {"version": ex.version, "title": ex.title} for ex in all_ex}, separators=(",", ":")
+        ),
+        quote=True,
     )
+    # Without a run in the link (the nav's entry, a link cut short) the page says where links come
+    # from and offers nothing: its lab has no notebook to open. exercises.js shows the run's part.
     return (
+        "---\nreplay: true\n---\n\n"
         "# A shared failing run\n\n"
-        "Someone sent you a link to a run that breaks their solution. The button below puts a "
-        "notebook in your playground that replays that schedule on the code it was found with, and "
-        "shows its timeline.\n\n"
-        f'<div class="fl-replay" data-lite="../../lite/" data-versions="{versions}">'
-        '<p class="fl-replay__what">No shared run in this link.</p>'
-        '<p><button type="button" class="md-button md-button--primary fl-replay__open" disabled>'
-        "Open it in the playground</button></p></div>\n\n" + _script(2) + "\n"
+        f'<div class="fl-replay" data-exercises="{exercises}">\n'
+        '<p class="fl-replay__what">No shared run in this link.</p>\n'
+        '<div class="fl-replay__bare"><p>A share link holds a run that breaks someone\'s solution of '
+        "an exercise: a failing <code>check()</code> report makes one (its <em>Share this failing "
+        "run</em> link), and opening it here replays that run. This address has no run in it: "
+        'ask for the whole link again, or try an exercise from <a href="../">the list</a>.</p></div>\n'
+        '<div class="fl-replay__run" hidden>\n'
+        "<p>The lab below replays it by itself: it runs the code the run was found on under the "
+        "same faults, in the same order, shows where an invariant broke and opens the debugger on "
+        "the run. Nothing is sent anywhere: the run is in the link, and it replays in your "
+        "browser.</p>\n"
+        "<p>To try a fix, edit the code in the lab (or in the playground) and run its cells again: "
+        "the replay then puts your code through the same schedule. Your edits are kept in this "
+        "browser.</p>\n"
+        f"{lab_panel.REPLAY_SLOT}\n"
+        "</div>\n</div>\n\n" + _script(2) + "\n"
     )
 
 

@@ -44,7 +44,8 @@ NO_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 # parser might, and SVG 2 has no DTD: drop it so the file names no other origin at all.
 DOCTYPE = re.compile(rb"<!DOCTYPE svg[^>]*>\s*")
 # Text sizes in points of the drawn figure. Figures are drawn about 5 inches (480 CSS px) wide,
-# so 9 pt (12 px drawn) still shows at about 9 px on a 390 px phone, without enlarging.
+# so 9 pt is 12 px drawn, and about 9 px in a 390 px phone's column: there the figure offers
+# its enlarged view (docs/javascripts/figures.js), which shows its smallest text at 12 px.
 FONT_PT = 9.5
 SMALL_PT = 9
 

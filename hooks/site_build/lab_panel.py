@@ -97,3 +97,28 @@ def playground_panel(page_url: str) -> str:
 {_STAGE}
 </div>
 """
+
+
+# Where the replay page (exercise_pages.py) wants its panel: the build puts replay_panel there.
+REPLAY_SLOT = "<!-- fl-replay-panel -->"
+
+
+def replay_panel(page_url: str, storage_name: str) -> str:
+    """The lab of the replay page. Its notebook is the shared run's, which exist only in the
+    learner's browser: docs/javascripts/exercises.js writes it there, names it (data-notebook,
+    the links' targets) and then starts the lab (lab.js: at once on a desktop, hidden on a phone
+    until "Show the replay"). The notebook runs its cells as it opens (playground/lab_page.js),
+    in this panel or in the playground, where the learner edits it."""
+    lite = f"{site_root_prefix(page_url)}{LITE_DIR}/"
+    return f"""
+<div class="fl-lab fl-lab--replay" data-app="notebooks" data-lite="{lite}" data-notebook=""
+     data-storage="{escape(storage_name, quote=True)}">
+  <div class="fl-lab__actions">
+    <button type="button" class="md-button md-button--primary fl-lab__start">Show the replay</button>
+    <a class="md-button fl-lab__playground">Edit it in the playground</a>
+    <a class="md-button fl-lab__download">Download .ipynb</a>
+  </div>
+{_WARM}
+{_STAGE}
+</div>
+"""

@@ -43,9 +43,9 @@ PLACEHOLDER = re.compile(r"^\{\{ figure ([\w-]+) \}\}[ \t]*$", re.MULTILINE)
 SVG_NAMESPACES = frozenset({"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"})
 URL = re.compile(r"https?://[^\s\"'<>)]+")
 CSS_PX_PER_INCH = 96
-# The smallest text a figure may draw, in CSS px at its drawn size: on a phone a figure shown
-# narrower than that opens at its drawn size on a tap (docs/javascripts/figures.js), so this is
-# the least a reader ever gets (WCAG has no minimum; issue 12 asks for 8 px on screen).
+# The smallest text a figure may draw, in CSS px at its drawn size (WCAG has no minimum; issue
+# 12 asked for 8 px on screen). A figure whose column shows its text under 11 px (a phone's)
+# offers an enlarged view with its smallest text at 12 px (docs/javascripts/figures.js).
 MIN_TEXT_PX = 8.0
 FONT_SIZE = re.compile(r"font-size: ?([0-9.]+)px")
 VIEWBOX = re.compile(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) [0-9.]+"')

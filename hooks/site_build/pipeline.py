@@ -198,6 +198,10 @@ def fill_page(build: SiteBuild, markdown: str, src_path: str, url: str, meta: di
         return _insert_after_title(markdown, panel)
     if meta.get("playground"):
         return _insert_after_title(markdown, lab_panel.playground_panel(url))
+    if meta.get("replay"):
+        return markdown.replace(
+            lab_panel.REPLAY_SLOT, lab_panel.replay_panel(url, build.storage_name).strip()
+        )
     return markdown
 
 

@@ -22,6 +22,7 @@ from .. import context
 from .attribution import RETRYABLE, TERMINAL, Attribution, TransientError, classify
 from .detector import ALIVE, DEAD, SUSPECT, Detector, NodeHealthState, Transition
 from .services import (
+    BlobStore,
     DestinationExistsError,
     DuplicateKeyError,
     Effect,
@@ -64,6 +65,7 @@ __all__ = [
     "NodeHealthState",
     "Transition",
     "Services",
+    "BlobStore",
     "ServiceError",
     "DuplicateKeyError",
     "StaleTokenError",

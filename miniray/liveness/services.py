@@ -216,11 +216,15 @@ class Database(_Fenced):
 
 @shared
 class BlobStore(_Fenced):
-    """Paths -> bytes. rename is atomic and exclusive: it never replaces an existing destination."""
+    """Paths -> bytes. rename is atomic and exclusive: it never replaces an existing destination.
 
-    def __init__(self, services: Services):
+    `name` is what its calls are logged as ("blob.put"): a store a task is handed under another
+    name (an exercise's `out`) can be logged under that one, so the log says what the code says."""
+
+    def __init__(self, services: Services, name: str = "blob"):
         super().__init__()
         self.svc = services
+        self.name = name
         self.files: dict[str, Any] = {}
         self.writers: dict[str, str] = {}  # path -> attempt that wrote it (or renamed it there)
 
@@ -234,7 +238,7 @@ class BlobStore(_Fenced):
             self.files[path] = data
             self.writers[path] = self._attempt()
 
-        self.svc.call("blob", "put", path, run, token)
+        self.svc.call(self.name, "put", path, run, token)
 
     def rename(self, src: str, dst: str, token: FencingToken | None = None) -> None:
         def run() -> None:
@@ -250,14 +254,14 @@ class BlobStore(_Fenced):
             self.writers[dst] = self._attempt()
             self.writers.pop(src, None)
 
-        self.svc.call("blob", "rename", f"{src}->{dst}", run, token)
+        self.svc.call(self.name, "rename", f"{src}->{dst}", run, token)
 
     def delete(self, path: str) -> None:
         def run() -> None:
             self.files.pop(path, None)
             self.writers.pop(path, None)
 
-        self.svc.call("blob", "delete", path, run)
+        self.svc.call(self.name, "delete", path, run)
 
     def commit(self, src: str, dst: str, token: FencingToken | None = None) -> bool:
         """Exclusive commit: True if this attempt claimed `dst`; False if it lost (src discarded)."""
@@ -269,7 +273,7 @@ class BlobStore(_Fenced):
             return False
 
     def read(self, path: str) -> Any:
-        return self.svc.call("blob", "read", path, lambda: self.files.get(path), record=False)
+        return self.svc.call(self.name, "read", path, lambda: self.files.get(path), record=False)
 
 
 @shared

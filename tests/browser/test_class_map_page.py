@@ -53,6 +53,11 @@ def report(tmp_path_factory) -> Path:
     return target
 
 
+# The map's words, without the blocks shown as written (a stub's TOML).
+WORDS_JS = """() => { const main = document.querySelector('main').cloneNode(true);
+  main.querySelectorAll('pre').forEach((pre) => pre.remove()); return main.textContent; }"""
+
+
 def _open(browser, target: Path, width: int, scheme: str):
     context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, offline=True)
     requests: list[str] = []
@@ -83,14 +88,19 @@ def test_the_report_opens_offline_clean_and_readable(browser, report, width, sch
         assert errors == []
         assert page_.evaluate("document.documentElement.scrollWidth") <= width
         assert _axe(page_) == []
-        # A group's replay link opens its page, which is just as clean.
-        page_.locator('a[href="replays/1.html"]').first.click()
-        page_.wait_for_url("**/replays/1.html")
+        # A group's replay link opens its page in a new tab (the map stays where it was), and
+        # that page is just as clean. No literal backticks: the grader's code spans are code.
+        assert "`" not in page_.evaluate(WORDS_JS)
+        with context.expect_page() as opened:
+            page_.locator('a[href="replays/1.html"]').first.click()
+        replay = opened.value
+        replay.wait_for_load_state()
+        assert replay.url.endswith("/replays/1.html") and page_.url == report.as_uri()
         if replays.has_debugger():  # the debugger's own page, made by `replay --html`
-            assert page_.locator(".fl-debugger").count() == 1
-        assert page_.evaluate("document.documentElement.scrollWidth") <= width
+            assert replay.locator(".fl-debugger").count() == 1
+        assert replay.evaluate("document.documentElement.scrollWidth") <= width
         assert errors == [] and [u for u in requests if not u.startswith("file:")] == []
-        assert _axe(page_) == []
+        assert _axe(replay) == []
     finally:
         context.close()
 

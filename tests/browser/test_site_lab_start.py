@@ -91,6 +91,10 @@ def test_a_cold_start_says_what_it_does_from_the_click_to_python_is_ready(
     assert got[-1][1] > 1.0, "the total is the boot's megabytes"
     first_download = next(i for i, p in enumerate(phases) if p.startswith("Downloading Python: "))
     assert first_download < phases.index("Starting Python") < phases.index("Python is ready"), phases
+    # The notebook is restored after Python starts, never before its download.
+    assert all(
+        i > phases.index("Starting Python") for i, p in enumerate(phases) if p == "Restoring your notebook"
+    )
     _assert_no_light_frame(page, scheme)
 
     # The kernel's status stays on the bar (on a phone, JupyterLab puts its own in a menu).

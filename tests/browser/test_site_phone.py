@@ -15,6 +15,8 @@ from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, wait_f
 
 pytestmark = pytest.mark.browser
 
+READABLE_PX, ENLARGED_PX = 11, 12  # docs/javascripts/figures.js
+
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
@@ -59,6 +61,14 @@ def _swipe_up(context, page, distance: int) -> None:
     cdp.detach()
 
 
+TEXT_LANES_JS = """(pre) => {
+  const s = getComputedStyle(pre);
+  return { whiteSpace: s.whiteSpace, overflowX: s.overflowX, height: pre.clientHeight,
+           lines: pre.textContent.replace(/\\n$/, '').split('\\n').length,
+           lineHeight: parseFloat(s.lineHeight) || 1.2 * parseFloat(s.fontSize) };
+}"""
+
+
 def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_past_it(new_context, base_url):
     context, traffic = new_context(**PHONE)
     page = context.new_page()
@@ -79,6 +89,21 @@ def test_lesson_lab_on_a_phone_is_full_screen_unclipped_and_the_page_scrolls_pas
     assert frame_locator.locator(".jp-NotebookTrustedStatus").count() == 0
     assert frame.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     _screenshot(page, "lesson-lab-390px.png")
+    # Issue 32: a text timeline keeps each lane on one line and scrolls sideways as one block.
+    lanes_text = frame_locator.locator(".jp-OutputArea-output pre.fl-text-lanes").first
+    lanes_text.wait_for(state="attached", timeout=60_000)
+    lanes_text.scroll_into_view_if_needed()
+    got = lanes_text.evaluate(TEXT_LANES_JS)
+    # Every text timeline the notebook shows is kept whole, not only the first one marked.
+    unmarked = frame.evaluate(
+        """() => [...document.querySelectorAll('.jp-RenderedText pre')].filter((pre) =>
+             /^t \\(s\\) +0/m.test(pre.textContent) && !pre.classList.contains('fl-text-lanes')).length"""
+    )
+    assert unmarked == 0
+    assert got["whiteSpace"] == "pre" and got["overflowX"] == "auto", got
+    assert got["height"] <= got["lines"] * got["lineHeight"] + 20, got  # + a scroll bar
+    out = REPO / "build/screenshots"
+    lanes_text.screenshot(path=str(out / "lesson-text-lanes-390px.png"))
 
     # Back to the page: the lab is put away (still running), and a swipe scrolls the page.
     page.get_by_role("button", name="Back to the page").click()
@@ -134,7 +159,6 @@ def test_playground_on_a_phone_gives_the_notebook_the_screen(new_context, base_u
 
 
 LESSONS = sorted(p.stem for p in (REPO / "docs/lessons").glob("[0-9][0-9]_*.md"))
-MIN_TEXT_PX = 8
 
 
 def _smallest_font(svg_text: str) -> tuple[float, float]:
@@ -155,9 +179,10 @@ def _shown_px(img, site_dir) -> tuple[str, float]:
 def test_every_figure_on_a_phone_shows_its_text_at_8px_directly_or_once_tapped(
     new_context, base_url, site_dir
 ):
-    """Issue 12: at 390 px every figure's smallest text is 8 px or more on screen, in the page's
-    column or, where the column shrinks it below that, in the dialog a tap opens. Measured from
-    each SVG's own font sizes and the width Chromium lays the image out at."""
+    """Issues 12 and 32: at 390 px every figure's smallest text is 11 px or more on screen in the
+    page's column or, where the column shrinks it below that (about 9 px), the figure shows an
+    "Enlarge the figure" button and a tap opens a dialog with its smallest text at 12 px or
+    more. Measured from each SVG's own font sizes and the width Chromium lays the image out at."""
     context, traffic = new_context(color_scheme="light", **PHONE)
     without_warm_up(context)  # every lesson in turn
     page = context.new_page()
@@ -170,7 +195,11 @@ def test_every_figure_on_a_phone_shows_its_text_at_8px_directly_or_once_tapped(
             img.scroll_into_view_if_needed()
             name, direct = _shown_px(img, site_dir)
             tapped = None
-            if direct < MIN_TEXT_PX:
+            button = img.locator("xpath=ancestor::*[contains(@class,'fl-figure')][1]").locator(
+                ".fl-figure__enlarge"
+            )
+            assert button.is_visible() == (direct < READABLE_PX), (name, direct)
+            if direct < READABLE_PX:
                 assert "fl-figure--enlargeable" in (img.get_attribute("class") or ""), name
                 img.tap()
                 large = page.locator("dialog.fl-figure-dialog img")
@@ -182,7 +211,11 @@ def test_every_figure_on_a_phone_shows_its_text_at_8px_directly_or_once_tapped(
     out.mkdir(parents=True, exist_ok=True)
     (out / "figure-text-390px.json").write_text(json.dumps(measured, indent=1))
     assert len(measured) >= len(LESSONS)
-    short = {name: px for name, px in measured.items() if max(x or 0 for x in px) < MIN_TEXT_PX}
+    short = {
+        name: px
+        for name, px in measured.items()
+        if px[0] < READABLE_PX and (px[1] is None or px[1] < ENLARGED_PX - 0.05)
+    }
     assert not short, short
     traffic.assert_clean()
 
@@ -212,4 +245,32 @@ def test_a_figure_on_a_small_phone_in_dark_mode_is_the_dark_drawing_and_opens_en
     page.get_by_role("button", name="Close").click()
     # The dialog leaves the page on its "close" event, which the browser fires a task later.
     page.locator("dialog.fl-figure-dialog").wait_for(state="detached", timeout=5_000)
+    traffic.assert_clean()
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (390, "dark")])
+def test_a_title_that_fits_its_line_takes_one_line(new_context, base_url, width, scheme):
+    """Issue 32: fault05's title just fits its line at 1280 px, and the hidden ¶ of its permalink
+    wrapped alone onto a second line that looked empty. A page's title has no ¶ now: the title's
+    last word ends its last line."""
+    phone = PHONE if width == 390 else {"viewport": {"width": width, "height": 900}}
+    context, traffic = new_context(color_scheme=scheme, **phone)
+    page = context.new_page()
+    page.goto(base_url + "exercises/fault05/")
+    title = page.locator("article h1").first
+    # The title's box ends with its words' last line (its words: the text outside the ¶).
+    gap = title.evaluate(
+        """(h) => {
+          const walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+          let bottom = -Infinity;
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (node.parentElement.closest('.headerlink') || !node.textContent.trim()) continue;
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            for (const r of range.getClientRects()) bottom = Math.max(bottom, r.bottom);
+          }
+          return h.getBoundingClientRect().bottom - bottom;
+        }"""
+    )
+    assert gap < 12, gap  # a line of its own would be a whole line height (about 40 px)
     traffic.assert_clean()

@@ -117,6 +117,10 @@ def test_the_export_is_a_backup_with_notebooks_and_the_last_failure_and_imports_
 
     page.goto(base_url + "exercises/")
     exported = _export(page, tmp_path)
+    # The page says the click did something, and what the file holds (a phone saves silently).
+    page.locator(".fl-progress-result", has_text="Exported fault-lines-progress.json").filter(
+        has_text="the progress of 1 exercise and 2 notebooks"
+    ).wait_for()
     fields = _documented_fields()
     assert set(exported) == fields["Version 2"]
     assert exported["format"] == "fault-lines-progress" and exported["version"] == 2
@@ -213,6 +217,12 @@ def test_import_is_a_keyboard_button_that_lists_and_asks_before_replacing_newer_
     assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
     text = dialog.inner_text()
     assert "fault05: passed (version 1)" in text
+    # Restore and Cancel look like the site's buttons (Material's .md-button), not plain text.
+    for name in ("Restore", "Cancel"):
+        style = dialog.get_by_role("button", name=name).evaluate(
+            "(b) => { const s = getComputedStyle(b); return [s.borderTopWidth, s.paddingLeft]; }"
+        )
+        assert style[0] != "0px" and float(style[1].rstrip("px")) >= 8, (name, style)
     older = dialog.locator("li", has_text="Notebook of fault05")
     newer = dialog.locator("li", has_text="Lesson notebook 01_mini_runtime")
     assert older.locator("input").is_checked() and "which is kept as its backup" in older.inner_text()

@@ -1,16 +1,17 @@
 """A shared failing run, in real Chromium: the "Share this failing run" link in a failing check()
-report, clicked in the exercise's lab, opens the replay page in a new tab, whose notebook replays
-the schedule on the shared code and shows the failure and its timeline; the same at a phone's
-width, where the replay token is not cut off; and a link made for another version of the
-exercise says so instead of replaying."""
+report, clicked in the exercise's lab, opens the replay page in a new tab, whose lab replays the
+schedule on the shared code by itself (no cell run by the test) and shows the failure and its
+timeline, in a notebook that says what it is; at a phone's width the replay token is not cut
+off and the replay starts hidden until "Show the replay"; a link made for another version of the
+exercise says so instead of replaying; and the bare page (no run in the link) offers nothing."""
 
 from __future__ import annotations
 
 import pytest
-from site_browser import BOOT_TIMEOUT_MS, run_all_cells, start_lab
+from site_browser import BOOT_TIMEOUT_MS, REPO, run_all_cells, start_lab, wait_for_lab
+from test_site_a11y import AXE, BLOCKING, RUN_AXE_JS, WCAG_TAGS
 
 from faultlines.grader import share
-from hooks.site_build.browser import SESSION_READY_JS
 
 pytestmark = pytest.mark.browser
 
@@ -39,6 +40,36 @@ def _open_shared(context, report, base_url):
     return shared, href
 
 
+def _screenshots():
+    out = REPO / "build/screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _assert_axe_finds_nothing_serious(page):
+    """The replay page with its run shown (the scan of every page sees only the bare one)."""
+    if not AXE.is_file():
+        return  # test_site_a11y.py says so: it skips
+    page.add_script_tag(path=str(AXE))
+    assert [v for v in page.evaluate(RUN_AXE_JS, WCAG_TAGS) if v["impact"] in BLOCKING] == []
+
+
+def _assert_replays_by_itself(shared):
+    """The replay page's lab shows the replayed run with no cell run by the test: its notebook
+    runs as it opens, says it replays a shared run and asks for no answer."""
+    frame_locator, _ = wait_for_lab(shared)
+    replayed = frame_locator.locator(".fl-replay-run.fl-failed").first
+    replayed.wait_for(timeout=BOOT_TIMEOUT_MS)
+    text = replayed.text_content() or ""
+    assert "broken invariant: charged-at-most-once" in text
+    assert "task.start attempt=process_order#1/2" in text  # the timeline of the replayed run
+    notebook = frame_locator.locator(".jp-Notebook").text_content() or ""
+    assert "A shared failing run: the next cell is the code it was found on" in notebook
+    assert "Write your answer" not in notebook
+    playground = shared.get_by_role("link", name="Edit it in the playground")
+    assert "lite/lab/index.html?path=replay-fault05-" in (playground.get_attribute("href") or "")
+
+
 def test_the_reports_share_link_opens_the_replay_in_a_new_tab(new_context, base_url):
     context, traffic = new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -47,22 +78,11 @@ def test_the_reports_share_link_opens_the_replay_in_a_new_tab(new_context, base_
     report = _failing_report(page, base_url)
     shared, href = _open_shared(context, report, base_url)
     assert share.decode(href).exercise == "fault05"
+    _assert_axe_finds_nothing_serious(shared)
 
-    shared.get_by_role("button", name="Open it in the playground").click()
-    shared.wait_for_url("**/lite/lab/index.html?path=replay-fault05-*", timeout=30_000)
-    shared.wait_for_function("() => window.jupyterapp", timeout=BOOT_TIMEOUT_MS)
-    shared.wait_for_function(SESSION_READY_JS, timeout=BOOT_TIMEOUT_MS)
-    shared.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    replayed = shared.locator(".fl-replay-run.fl-failed").first
-    replayed.wait_for(timeout=BOOT_TIMEOUT_MS)
-    text = replayed.text_content() or ""
-    assert "broken invariant: charged-at-most-once" in text
-    assert "task.start attempt=process_order#1/2" in text  # the timeline of the replayed run
+    _assert_replays_by_itself(shared)
     assert traffic.off_site() == []
-    # The lab opens as a top-level page, which names no icon, so Chromium asks for /favicon.ico
-    # (as the playground's full-screen lab does): the only error allowed.
-    assert len(failed_at) == len(traffic.errors)
-    assert {url.rsplit("/", 1)[-1] for url in failed_at} <= {"favicon.ico"}, traffic.errors
+    assert failed_at == [] and traffic.errors == [], traffic.errors
 
 
 # Whether an element's box lies inside the notebook output that holds it (nothing cut off at the
@@ -80,7 +100,9 @@ FITS_JS = """(el) => {
 
 
 def test_on_a_phone_the_report_fits_and_its_link_opens(new_context, base_url):
-    context, traffic = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context, traffic = new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, color_scheme="dark"
+    )
     page = context.new_page()
     report = _failing_report(page, base_url)
     token = report.locator(".fl-replay-call code")
@@ -89,7 +111,17 @@ def test_on_a_phone_the_report_fits_and_its_link_opens(new_context, base_url):
     assert timeline.evaluate(FITS_JS)["scrolls"] is False  # no box scrolling inside the output
     # Lines wrap at spaces: no identifier of the timeline is split over two lines.
     assert timeline.evaluate("(el) => getComputedStyle(el).wordBreak") == "normal"
-    _open_shared(context, report, base_url)
+    shared, _ = _open_shared(context, report, base_url)
+    # On a phone the replay starts hidden under the page that says what it is, until asked for.
+    show = shared.get_by_role("button", name="Show the replay")
+    show.wait_for()
+    assert shared.locator(".fl-replay__bare").is_hidden()
+    _assert_axe_finds_nothing_serious(shared)
+    shared.screenshot(path=str(_screenshots() / "replay-page-390px-dark.png"))
+    show.click()
+    _assert_replays_by_itself(shared)
+    shared.screenshot(path=str(_screenshots() / "replay-lab-390px-dark.png"))
+    assert shared.evaluate("document.documentElement.scrollWidth") <= 390
     assert traffic.off_site() == []
 
 
@@ -101,4 +133,18 @@ def test_a_link_for_another_version_says_so(new_context, base_url):
     page.goto(stale.link(base_url))
     what = page.locator(".fl-replay__what")
     what.filter(has_text="version 0 of fault05, which is now version 1").wait_for(timeout=10_000)
-    assert page.locator(".fl-replay__open").is_disabled()
+    assert page.locator(".fl-replay__run").is_hidden() and page.locator(".fl-replay__bare").is_hidden()
+    assert page.locator(".fl-replay").get_by_role("button").filter(visible=True).count() == 0
+
+
+def test_the_bare_page_offers_nothing_it_cannot_do(new_context, base_url):
+    """No run in the link (the nav's entry, a link cut short): the page says where links come
+    from, and shows no button and no lab."""
+    context, _ = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(base_url + "exercises/replay/")
+    page.locator(".fl-replay__bare").filter(has_text="This address has no run in it").wait_for()
+    assert page.locator(".fl-replay__what").inner_text() == "No shared run in this link."
+    assert page.locator(".fl-replay__run").is_hidden()
+    assert page.locator(".fl-replay").get_by_role("button").filter(visible=True).count() == 0
+    assert page.locator("iframe.fl-lab__iframe").count() == 0

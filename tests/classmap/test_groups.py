@@ -14,7 +14,7 @@ from faultlines.classmap.handin import NOT_GRADED, UNVERIFIED, Handin, student_o
 from faultlines.classmap.signature import Signature
 from faultlines.grader.report import Failure, Hint, Report, TierResult
 
-CRASH = ["crash process_order#1/1 after gateway.charge"]
+CRASH = ["crash process_order#1/1 after api.charge"]
 
 
 def _failure(
@@ -24,9 +24,7 @@ def _failure(
         invariant=invariant,
         detail=f"{invariant} broke",
         scenario="two-orders",
-        schedule=raw
-        if raw is not None
-        else [m.replace(" after gateway.charge", " step=1") for m in canonical],
+        schedule=raw if raw is not None else [m.replace(" after api.charge", " step=1") for m in canonical],
         token="FL1.fault05.v1.abc.two-orders.W10",
         replay_call="python -m faultlines replay FL1.fault05.v1.abc.two-orders.W10 x.py",
         timeline=["0.000 task.submit task=process_order"],
@@ -141,7 +139,7 @@ def test_groups_csv_has_the_exact_header_and_one_row_per_group_by_count():
     lines = out.getvalue().splitlines()
     assert lines[0] == "exercise,invariant,schedule,hint,count,submissions"
     assert lines[1:] == [
-        "fault05,charged-at-most-once,crash process_order#1/1 after gateway.charge,retry-repeats-the-charge,2,alice.py;bob/solution.py",
+        "fault05,charged-at-most-once,crash process_order#1/1 after api.charge,retry-repeats-the-charge,2,alice.py;bob/solution.py",
         "fault05,every-order-paid,,key-not-per-order,1,cy.py",
         "fault05,every-order-paid,,,1,dan.py",
     ]
@@ -166,6 +164,25 @@ def test_the_page_shows_each_group_with_its_replay_and_the_unexplained_with_a_st
     assert "<script" not in html and "http" not in html
     assert all(h.startswith(("#", "replays/")) for h in re.findall(r'href="([^"]*)"', html))
     assert "<caption" in html and 'scope="col"' in html
+
+
+def test_the_graders_backticks_are_code_and_a_replay_opens_in_a_new_tab():
+    """The grader writes code between backticks (a move's "right after step 0: `api.charge`", a
+    hint's `idempotency_key=`): the map shows it as code, never the backticks. A group's replay
+    opens in a new tab, so the long map stays where the instructor left it."""
+    moved = _failure(
+        "charged-at-most-once",
+        CRASH,
+        "retry-repeats-the-charge",
+        moves=["right after step 0: `api.charge` (alice.py:3)"],
+    )
+    moved.hint = Hint("retry-repeats-the-charge", ["`api.charge` accepts `idempotency_key=`", "more"])
+    moved.detail = "order 17 charged by `api.charge` twice"
+    html = page.render(groups.build([_handin("alice.py", _report(moved))], _catalogue))
+    text = re.sub(r"<pre>.*?</pre>", "", html, flags=re.DOTALL)  # a stub's TOML is shown as written
+    assert "`" not in text
+    assert "<code>api.charge</code> (alice.py:3)" in html and "<code>idempotency_key=</code>" in html
+    assert re.search(r'<a href="replays/1.html" target="_blank" rel="noopener">', html)
 
 
 def test_what_a_learner_named_is_escaped_on_the_page():

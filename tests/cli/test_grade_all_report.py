@@ -76,7 +76,7 @@ def test_one_exercise_report_groups_the_same_mistake_and_links_a_replay_for_each
         ("1", "check-then-act", "cy.py"),
         ("1", "", "dan.py"),
     ]
-    assert rows[0]["schedule"] == "crash process_order#1/1 after gateway.charge"
+    assert rows[0]["schedule"] == "crash process_order#1/1 after api.charge"
     assert rows[0]["invariant"] == "charged-at-most-once" and rows[2]["invariant"] == "every-order-paid"
     html = (out / "report.html").read_text()
     for n in (1, 2, 3):

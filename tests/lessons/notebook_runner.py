@@ -110,10 +110,9 @@ def exercise_widgets() -> list[dict[str, Any]]:
 
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 VIEWBOX_WIDTH = re.compile(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) ')
-# The debugger's lanes are never drawn narrower than this: on a phone they scroll sideways
-# (faultlines/debugger/static/debugger.css, `.fl-dbg-lanes svg { min-width }`).
+# The debugger's lanes are drawn at their own width (their viewBox's), never narrower: they
+# scroll sideways in their box instead (faultlines/debugger/lanes.render).
 SCROLLED_LANES = re.compile(r'<div class="fl-dbg-lanes"[^>]*>\s*$')
-LANES_MIN_PX = 640
 FONT_SIZE = re.compile(r'font(?:-size)?[:=]\s*"?([0-9.]+)(?:px)?')
 
 
@@ -136,7 +135,7 @@ def chart_text() -> list[dict[str, Any]]:
                         "viewbox": float(width.group(1)),
                         "smallest": min(sizes),
                         "title": _title(svg),
-                        "min_shown": LANES_MIN_PX if scrolls else 0,
+                        "min_shown": float(width.group(1)) if scrolls else 0,
                     }
                 )
     return charts

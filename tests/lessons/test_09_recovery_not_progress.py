@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import runpy
 from pathlib import Path
 
@@ -79,7 +80,7 @@ def test_widget_switches_policy_and_the_pg_c_row_changes():
     from faultlines.widgets import pg_queue
 
     box = pg_queue.queue_policy_widget()
-    policy, speed, plot, numbers = box.children
+    policy, speed, plot, graph, numbers = box.children
     assert (
         '<tr data-pg="PG_C"><td>PG_C</td><td style="text-align:right">0</td><td>PENDING</td>' in numbers.value
     )
@@ -94,6 +95,59 @@ def test_widget_switches_policy_and_the_pg_c_row_changes():
     policy.value = "ray-2.60"
     assert "PG_C: 0 scheduling attempts, PENDING" in numbers.value
     assert set(policy.options) == set(pg_recovery.POLICY_CHOICES)
+    assert "fl-wait--cycle" in graph.value  # the cycle stands whatever the policy
+
+
+def _points(svg: str, label: str) -> list[tuple[float, float]]:
+    found = re.search(rf'data-label="{label}" points="([^"]+)"', svg)
+    assert found, label
+    return [tuple(map(float, point.split(","))) for point in found.group(1).split()]
+
+
+@pytest.mark.parametrize("policy", ["ray-2.60", "backoff"])
+def test_the_widgets_chart_is_on_a_log_scale_with_zero_a_level_of_its_own(policy):
+    """Issue 32: on a linear scale PG_C's 0 was a row of dots on the axis, and "PG_C asked" ran
+    into "N3 lost" and the legend. Now 0 is a line below 1, PG_C's line starts when it is asked
+    for and has no dots, the events' labels take rows that keep them apart, and the legend has a
+    row of its own with each counter's last value."""
+    from faultlines.widgets import log_chart, pg_queue
+
+    trace = attempt_trace(policy)
+    svg = pg_queue.chart(trace)
+    assert "<circle" not in svg
+    ticks = re.findall(r'text-anchor="end" fill="[^"]+">([^<]+)</text>', svg)
+    assert ticks[:2] == ["0", "1"] and ticks[-1] in {"10", "1M"}, ticks
+    pg_c, pg_a = _points(svg, "PG_C"), _points(svg, "PG_A")
+    left = pg_a[0][0]
+    asked_x = left + (pg_recovery.PG_C_AT / trace.times[-1]) * (pg_a[-1][0] - left)
+    assert abs(pg_c[0][0] - asked_x) < 0.1  # PG_C exists from "PG_C asked" on
+    zero = max(y for _, y in pg_a + pg_c)
+    if policy == "ray-2.60":
+        assert {y for _, y in pg_c} == {zero}  # its 0 all along, on the 0 line
+    events = [log_chart.Event(t, label) for t, label in pg_recovery.EVENTS]
+    rows = log_chart.rows_for(events, lambda x: left + x / trace.times[-1] * (pg_a[-1][0] - left))
+    assert rows == [0, 1, 0]  # "PG_C asked" takes the second row: its neighbours are too close
+    legend = re.findall(r'class="fl-legend">([^<]+)<', svg)
+    assert legend == [f"{name} {trace.final(name):,}" for name in pg_recovery.GROUPS]
+
+
+@pytest.mark.parametrize("policy", ["ray-2.60", "backoff"])
+def test_the_widget_draws_the_wait_for_cycle_under_either_policy(policy):
+    """The cycle PG_A -> PG_B -> PG_A stands under both policies (the page's figure draws both):
+    its two arrows are drawn as the cycle's, each labelled with the node the waiter needs, and
+    PG_C's box says what its counter says; a 0 that starves is marked."""
+    from faultlines.widgets import pg_queue
+
+    trace = attempt_trace(policy)
+    svg = pg_queue.waits(trace)
+    cyclic = re.findall(r'<g class="fl-wait fl-wait--cycle" data-waiter="(\w+)" data-holder="(\w+)">', svg)
+    assert sorted(cyclic) == [("PG_A", "PG_B"), ("PG_B", "PG_A")]
+    for waiter, _, node in trace.waits:
+        assert f"{waiter} waits for {node}" in svg
+    assert ">cycle<" in svg and "Cycle: PG_A -&gt; PG_B -&gt; PG_A" in svg
+    starved = re.search(r'data-pg="PG_C"[^>]*stroke-width="3"', svg) is not None
+    assert starved == (trace.final("PG_C") == 0)
+    assert f"{trace.final('PG_C'):,} attempt" in svg
 
 
 def test_page_numbers_come_from_the_seed_the_recording_and_miniray():

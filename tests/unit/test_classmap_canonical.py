@@ -110,7 +110,7 @@ def test_two_mistakes_that_crash_after_the_charge_at_different_steps_read_the_sa
     attempt = grade_file("fault05", folder / "key_per_attempt.py").first_failure
     assert pid is not None and attempt is not None
     assert pid.schedule != attempt.schedule
-    assert pid.canonical == attempt.canonical == ["crash process_order#1/1 after gateway.charge"]
+    assert pid.canonical == attempt.canonical == ["crash process_order#1/1 after api.charge"]
 
 
 def test_the_scenarios_own_tasks_keep_their_names():

@@ -354,7 +354,7 @@ def test_the_text_report_numbers_hints_explains_an_unmatched_failure_and_shows_n
 
     known = render_text.render(grade_source("fault05", (REPO / "exercises/fault05/starter.py").read_text()))
     assert "  hint 1/" in known and "`" not in known
-    assert "right after step 0: gateway.charge (inline.py:3)" in known  # `gateway.charge` in HTML
+    assert "right after step 0: api.charge (inline.py:3)" in known  # `api.charge` in HTML
     spin = "def process_order(api, order_id, amount):\n    while True:\n        pass\n"
     unmatched = render_text.render(grade_source("fault05", spin))
     assert "  explanation:      This run matches none of the mistakes" in unmatched
@@ -370,12 +370,12 @@ def test_the_timeline_has_no_bookkeeping_and_the_crash_reads_as_miniray_says_it(
     text = "\n".join(failure.timeline)
     assert "object.free" not in text and "token=" not in text and " id=" not in text
     assert "key=order-17" not in text  # the starter passes no key, and the log says so
-    assert "gateway.charge order 17, no idempotency key -> ok" in text
+    assert "api.charge order 17, no idempotency key -> ok" in text
     assert failure.schedule == ["crash process_order#1/1 step=1"]
     assert "injected crash before step 1 of process_order#1/1" in text
     assert failure.moves == [
         "at 0 s the worker running process_order#1/1 dies before step 1, right after step 0: "
-        "`gateway.charge` (inline.py:3)"
+        "`api.charge` (inline.py:3)"
     ]
 
 
@@ -387,14 +387,17 @@ def test_the_html_report_reads_on_a_phone():
     assert "max-height:18em" not in html and "overflow:auto" not in html  # no box that scrolls
     assert "word-break:normal;" in html  # the timeline wraps between words, never inside one
     assert "overflow-wrap:anywhere" in html  # the replay token wraps instead of being cut
-    assert "<code>gateway.charge</code>" in html  # backticks are code
+    assert "<code>api.charge</code>" in html  # backticks are code
+    # A tier's name reads from the left (JupyterLab right-aligns an output's cells), its numbers
+    # line up on the right.
+    assert '<td style="text-align:left">teaching scenarios</td><td style="text-align:right">0/2</td>' in html
     assert 'href="https://course.example/exercises/replay/#s=abc" target="_blank"' in html
     signature = json.loads(html.split('data-signature="')[1].split('"')[0].replace("&quot;", '"'))
     assert signature == {
         "hint": "retry-repeats-the-charge",
         "invariant": "charged-at-most-once",
         "schedule": ["crash process_order#1/1 step=1"],
-        "canonical": ["crash process_order#1/1 after gateway.charge"],  # what a class map groups on
+        "canonical": ["crash process_order#1/1 after api.charge"],  # what a class map groups on
         "version": 1,
     }
 

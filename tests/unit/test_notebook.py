@@ -37,6 +37,17 @@ def test_check_grades_the_callers_functions_and_prints_text(capsys):
     assert not outcome.violations
 
 
+def test_a_shared_runs_notebook_says_what_it_is_not_to_write_an_answer(capsys):
+    """The replay page's notebook starts with start(..., shared=True): its first output says the
+    notebook replays a shared run, where an exercise's asks for an answer."""
+    _, shared = _run_cells(
+        'from faultlines import notebook as fl\nfl.start("fault05", shared=True)\n', capsys
+    )
+    _, answer = _run_cells('from faultlines import notebook as fl\nfl.start("fault05")\n', capsys)
+    assert shared.startswith("fault05 v1: ") and "A shared failing run" in shared
+    assert "check()" not in shared and "Write your answer below, then run check()." in answer
+
+
 def test_the_html_report_carries_what_the_site_records_as_progress():
     from grader_support import grade_file
 

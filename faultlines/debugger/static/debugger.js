@@ -83,16 +83,42 @@
       return left + (position / span) * width;
     }
 
-    // On a phone the lanes scroll sideways in their own box: keep the cursor inside it.
+    // Where the chart is wider than its box (always on a phone) it scrolls sideways, and its
+    // label column (pinned.py: .fl-dbg-pin) moves with the scroll so that it stays put.
     const lanesBox = $(".fl-dbg-lanes");
+    const pin = root.querySelector(".fl-dbg-pin");
+    function pinWidth() {
+      const column = pin && pin.querySelector(".fl-dbg-pin-column");
+      return column ? column.getBoundingClientRect().width : 0;
+    }
+    function pinToBox() {
+      const svg = pin.ownerSVGElement;
+      const scale = svg.viewBox.baseVal.width / svg.getBoundingClientRect().width || 1;
+      pin.setAttribute("transform", `translate(${(lanesBox.scrollLeft * scale).toFixed(1)},0)`);
+    }
+    if (lanesBox && pin) lanesBox.addEventListener("scroll", pinToBox, { passive: true });
+
+    // Keep the cursor inside the box, right of the label column.
     function keepInView(line) {
       if (!lanesBox || lanesBox.scrollWidth <= lanesBox.clientWidth) return;
       const box = lanesBox.getBoundingClientRect();
       const x = line.getBoundingClientRect().left;
       const margin = 40;
-      if (x < box.left + margin) lanesBox.scrollLeft -= box.left + margin - x;
+      if (x < box.left + pinWidth() + margin) lanesBox.scrollLeft -= box.left + pinWidth() + margin - x;
       else if (x > box.right - margin) lanesBox.scrollLeft += x - (box.right - margin);
     }
+
+    // On opening, the decisive event is in view: the broken invariant's line and its whole
+    // label, from just right of the label column.
+    // Ticked, Compare brings where the runs part into view the same way, with that moment.
+    function reveal(selectors) {
+      const marks = selectors.map((selector) => root.querySelector(selector)).filter(Boolean);
+      if (!lanesBox || !marks.length || lanesBox.scrollWidth <= lanesBox.clientWidth) return;
+      const box = lanesBox.getBoundingClientRect();
+      const from = Math.min(...marks.map((mark) => mark.getBoundingClientRect().left));
+      lanesBox.scrollLeft += from - (box.left + pinWidth() + 12);
+    }
+    const revealViolation = () => reveal([".fl-dbg-bad-ink", ".fl-dbg-bad-line"]);
 
     function show(index) {
       at = clamp(index, n);
@@ -166,6 +192,7 @@
     if (plot) {
       const svg = plot.ownerSVGElement;
       svg.addEventListener("click", (event) => {
+        if (event.target.closest && event.target.closest(".fl-dbg-pin")) return; // a row's name
         const point = svg.createSVGPoint();
         point.x = event.clientX;
         point.y = event.clientY;
@@ -179,15 +206,17 @@
 
     const compare = $(".fl-dbg-compare");
     const diff = $(".fl-dbg-diff");
-    const ghost = root.querySelector(".fl-dbg-ghost");
+    const ghosts = root.querySelectorAll(".fl-dbg-ghost");
     if (compare && data.compare && diff) {
       compare.addEventListener("change", () => {
-        if (ghost) ghost.setAttribute("visibility", compare.checked ? "visible" : "hidden");
+        for (const ghost of ghosts) ghost.setAttribute("visibility", compare.checked ? "visible" : "hidden");
         diff.textContent = data.compare.sentence;
         diff.hidden = !compare.checked;
+        if (compare.checked) reveal([".fl-dbg-differ text", ".fl-dbg-differ line", ".fl-dbg-bad-line"]);
       });
     }
     show(at);
+    revealViolation();
   }
 
   // A what-if re-run in the lab redraws the view, then the verdict above it, and the button that
