@@ -77,6 +77,13 @@ def _read(ref: Any) -> tuple[str, Any]:
 
 
 def _collect(stream: Any) -> tuple[list, str | None]:
+    if isinstance(stream, ray.ObjectRef):  # a task that returned once: say what it returned or raised
+        try:
+            said = f"a {type(ray.get(stream)).__name__}"
+        except Exception as e:
+            lines = [line for line in str(e).strip().splitlines() if line.strip()]
+            said = f"{type(e).__name__}: {lines[-1].strip() if lines else ''}"
+        return [], f"'stream' is one ObjectRef, not a streaming generator's refs: its task gave {said}"
     refs: list = []
     try:
         for ref in stream:
