@@ -30,7 +30,7 @@ RAY_ROWS = [
 SAID = [("error", lambda o: o["_said_error"])]
 
 # A generator retried after a crash (tests/conformance/scenarios/generator_replay.py): its first
-# attempt dies after yielding 2 items where a whole run yields 2; the retry yields 4.
+# attempt, set to yield 2 items, dies after the first; the retry yields 4.
 CRASH_ROWS = [
     ("items the driver read", lambda o: str(len(o["crashed_more"]["values"]))),
     ("any error", lambda o: "none" if all("value" in v for v in o["crashed_more"]["values"]) else "yes"),
