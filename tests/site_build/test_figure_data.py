@@ -11,10 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
-from hooks.site_build import lesson_figures
+from hooks.site_build import lesson_figures, wayfinding
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # mkdocs.yml's !ENV
 LESSON_PAGES = sorted((REPO / "docs/lessons").glob("[0-9][0-9]_*.md"))
 
 
@@ -33,9 +41,12 @@ def _numbers(module: str) -> dict[str, str]:
     return runpy.run_path(str(REPO / "lessons/numbers" / f"{module}.py"))["numbers"]()
 
 
-def test_there_are_the_primer_and_twelve_lesson_pages():
+def test_the_lesson_pages_are_the_primer_and_the_lessons_the_nav_lists():
     assert [p.name for p in LESSON_PAGES][0] == "00_ray_in_one_page.md"
-    assert len(LESSON_PAGES) == 13, [p.name for p in LESSON_PAGES]
+    nav = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)["nav"]
+    listed = [stop.path for stop in wayfinding.lesson_order(nav)]
+    assert [f"lessons/{p.name}" for p in LESSON_PAGES] == listed, listed
+    assert len(listed) >= 13, listed
 
 
 def test_the_primer_draws_every_piece_it_names():
@@ -201,3 +212,11 @@ def test_contrast_is_wcag_s():
 
     assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+
+
+def test_lesson_14_draws_the_draws_its_page_prints():
+    r, n = _data("14_replay_reads"), _numbers("14_replays")
+    assert ", ".join(map(str, r.clock[0])) == n["first_draws"]
+    assert ", ".join(map(str, r.clock[1])) == n["again_draws"]
+    assert r.clock[0] != r.clock[1] and r.argument[0] == r.argument[1]
+    assert ", ".join(map(str, r.argument[1])) == n["fixed_draws"]

@@ -23,7 +23,7 @@ ORDER = wayfinding.lesson_order(NAV)
 LINKS = re.compile(r"\[(Previous|Next): ([^\]]+)\]\(([^)]+)\)")
 
 
-def test_the_order_is_the_primer_then_twelve_lessons():
+def test_the_order_is_the_primer_then_every_lesson_in_number_order():
     assert [s.path for s in ORDER][0] == "lessons/00_ray_in_one_page.md"
     assert [s.path for s in ORDER][1:] == [
         f"lessons/{p.stem}.md" for p in sorted((REPO / "lessons").glob("[01]*.py"))

@@ -1,0 +1,22 @@
+import os
+import random
+import time
+
+import miniray as ray
+
+SIZE = 120_000
+
+
+def build(feed, seed):
+    @ray.remote
+    def readings(feed):
+        for i in range(4):
+            value = feed.reading(i)
+            time.sleep(0.5)
+            yield bytes([value]) * SIZE
+
+    @ray.remote
+    def noise(n, seed):
+        return random.Random(seed * 100_000 + os.getpid()).randbytes(n)  # one stream per worker
+
+    return {"stream": readings.remote(feed), "noise": noise.remote(SIZE, seed)}
