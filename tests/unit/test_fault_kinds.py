@@ -22,7 +22,12 @@ def test_every_kind_has_its_helper_its_token_and_its_events():
         taken = set(inspect.signature(helper).parameters)
         assert taken >= set(kind.helper) | {p.helper_name or p.name for p in kind.params}
         assert all(isinstance(e, str) for e in kind.events)
-    assert moves() == {"node_loss": "kill_node", "pause": "pause_node", "crash": "crash"}
+    assert moves() == {
+        "node_loss": "kill_node",
+        "pause": "pause_node",
+        "crash": "crash",
+        "cancel": "cancel_task",
+    }
     assert dict(sim.fault_kinds()) == KINDS
 
 

@@ -1,0 +1,101 @@
+"""Numbers on lesson 13's page: the export cancelled in miniray, and Ray 2.60's record of it."""
+
+from __future__ import annotations
+
+import inspect
+
+from conformance.observations import load_recorded
+from conformance.recorded_view import compare
+from faultlines.stories import told_to_stop as story
+from faultlines.stories.told_to_stop import CANCEL_AT, MODES, ROW_S, ROWS, export
+
+
+def _error(o: dict, name: str) -> str:
+    error = o[f"{name}_error"]
+    return "returned normally" if error is None else f"`{error['class']}`"
+
+
+def _interrupted(o: dict) -> str:
+    if o["interrupted_error"] is None:
+        return "returned"
+    return f"raises {_error(o, 'interrupted')}"
+
+
+ROWS_ON_RAY = 40  # the scenario's export writes 40 rows (tests/conformance/scenarios/lesson13_cancel.py)
+
+
+# The story as real Ray 2.60 ran it (tests/conformance/scenarios/lesson13_cancel.py).
+RAY_ROWS = [
+    ("`ray.cancel(ref, force=True)`: `ray.get` raises", lambda o: _error(o, "forced")),
+    ("forced: some rows written, not all", lambda o: str(o["forced_half_done"])),
+    ("forced: a row written after the cancel (a retry)", lambda o: str(not o["forced_no_row_after_cancel"])),
+]
+# Ray's actor cancel, recorded in the `actor_cancel` scenario.
+ACTOR_ROWS = [
+    (
+        "a running method that never checks: `ray.get` raises",
+        lambda o: f"`{o['running_ignores_flag']['error']['class']}`",
+    ),
+    ("it ran to its end", lambda o: str(o["running_ignores_flag_ran_to_its_end"] == 1)),
+    (
+        "a method that checks saw `is_canceled()` turn true",
+        lambda o: str(o["running_checks_flag_saw_it"] == 1),
+    ),
+    ("`force=True` on an actor call", lambda o: f"`{o['force'][0]}: {o['force'][1]}`"),
+]
+SAID = [("forced", lambda o: o["_said_forced"])]
+
+
+def _ray() -> dict[str, str]:
+    view = compare("lesson13_cancel", RAY_ROWS, said=SAID)
+    actor = compare("actor_cancel", ACTOR_ROWS)
+    ray_says, miniray_says = view.said_by("forced")
+    # Not in the table, which holds rows both backends agree on: Ray 2.60 let the export that
+    # `ray.cancel(ref)` cancelled run to its end (the page's "where real Ray differs" says so).
+    recorded = load_recorded()["lesson13_cancel"]
+    return {
+        "ray_interrupted": _interrupted(recorded),
+        "ray_interrupted_rows": str(recorded["_interrupted_rows"]),
+        "ray_rows": str(ROWS_ON_RAY),
+        "ray_table": view.table(),
+        "actor_table": actor.table(),
+        "ray_says": ray_says,
+        "miniray_says": miniray_says,
+    }
+
+
+def _story() -> dict[str, str]:
+    out: dict[str, str] = {
+        "rows": str(ROWS),
+        "row_s": f"{ROW_S:g}",
+        "export_s": f"{ROWS * ROW_S:g}",
+        "cancel_at": f"{CANCEL_AT:g}",
+        "code": inspect.getsource(story._task).rstrip(),
+        "actor_code": inspect.getsource(story._actor).rstrip(),
+    }
+    for mode in MODES:
+        run = export(mode)
+        key = mode.replace(" + ", "_").replace(" ", "_")
+        out |= {
+            f"{key}_raised": run.raised,
+            f"{key}_rows": str(run.rows),
+            f"{key}_attempts": str(run.attempts),
+        }
+    first = export("interrupt")
+    out["timeline"] = first.timeline
+    out["token"] = first.token
+    out["clean_rows"] = str(export("interrupt", None).rows)
+    late = export("interrupt", 5.5)
+    out |= {"try_late_raised": late.raised, "try_late_rows": str(late.rows)}
+    out["try_early_rows"] = str(export("actor + is_canceled", 0.0).rows)
+    out["try_staged_rows"] = str(export("staged", 4.75).rows)
+    return out
+
+
+def numbers() -> dict[str, str]:
+    return _story() | _ray()
+
+
+if __name__ == "__main__":
+    for key, value in numbers().items():
+        print(f"{key}: {value}")
