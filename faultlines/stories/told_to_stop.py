@@ -99,7 +99,7 @@ def _actor(mode: str, services: Services):
                 write_row(i)
             return n
 
-    return Exporter.remote()
+    return Exporter.remote()  # type: ignore[attr-defined]  # @ray.remote made it an actor class
 
 
 def export(mode: str = "interrupt", cancel_at: float | None = CANCEL_AT, rows: int = ROWS) -> Stopped:
