@@ -3,7 +3,11 @@
 Simulation-only controls (virtual clock, seed, faults, event log) live in `miniray.sim`.
 """
 
-from . import actor, exceptions, util  # `ray.actor.exit_actor`, `ray.util.placement_group` after `import ray`
+# After `import ray`: `ray.actor.exit_actor`, `ray.util.placement_group`, `ray._raylet.GcsClient`,
+# `ray._private.state.state.get_draining_nodes()`.
+from . import _private as _private
+from . import _raylet as _raylet
+from . import actor, exceptions, util
 from .api import (
     available_resources,
     cluster_resources,

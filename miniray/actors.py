@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from . import exceptions as exc
 from . import generators, retry
 from .aio import is_async_method
-from .cluster import Node, Worker
+from .cluster import PREEMPTED, Node, Worker
 from .events import Kind
 from .execution import EXIT_ACTOR_REASON, BodyRun, WorkerExit
 from .isolation import Export
@@ -315,9 +315,16 @@ class ActorManager:
             "intended_exit": INTENDED_EXIT_DETAIL.format(reason=exit_detail),
             "owner_died": OWNER_DIED_DETAIL,
         }.get(cause, "The actor died because its worker process died.")
+        # A node a drain for preemption took down, however it went (Ray: AUTOSCALER_DRAIN_PREEMPTED).
+        death = actor.node.death if actor.node is not None and cause == "node_died" else (0, "")
+        preempted = death[0] == PREEMPTED
+        if preempted:
+            detail += f"\n\tthe actor's node was preempted: {death[1]}"
         self._die(
             actor,
-            exc.ActorDiedError(actor.actor_id, detail=detail, class_name=actor.class_name),
+            exc.ActorDiedError(
+                actor.actor_id, detail=detail, class_name=actor.class_name, preempted=preempted
+            ),
             cause,
             inflight,
         )

@@ -9,10 +9,16 @@ from .isolation import ProcessSpace
 
 if TYPE_CHECKING:  # types only: these modules stand on this one
     from .actors import Actor
+    from .drain import Drain
     from .execution import BodyRun
     from .tasks import TaskSpec
 
 EPS = 1e-9
+
+# Ray's NodeDeathInfo.Reason, as ray.nodes()' DeathReason gives it, and the GCS's words for a node
+# whose health checks stopped (a crash or an abrupt removal; tests/conformance/scenarios/node_drain.py).
+UNEXPECTED_TERMINATION, PREEMPTED, DRAINED_IDLE = 2, 3, 4  # ..., AUTOSCALER_DRAIN_PREEMPTED, _IDLE
+HEALTH_CHECK_FAILED = "health check failed due to missing too many heartbeats"
 
 
 class Worker:
@@ -56,6 +62,8 @@ class Node:
         self.is_head = is_head
         self.alive = True
         self.frozen_until = 0.0  # a paused or hung node runs nothing before this virtual time
+        self.drain: Drain | None = None  # accepted drain request (miniray/drain.py): no new leases
+        self.death = (0, "")  # ray.nodes()' DeathReason and DeathReasonMessage (0: alive, unspecified)
         self.workers: list[Worker] = []
         self.idle: list[Worker] = []  # task workers kept warm for reuse, as Ray's worker pool does
         self.store: dict[str, int] = {}  # object id -> bytes held in this node's object store
@@ -104,6 +112,8 @@ class Node:
             "Labels": dict(self.labels),
             "ObjectStoreMemory": self.object_store_memory,
             "IsHead": self.is_head,
+            "DeathReason": self.death[0],
+            "DeathReasonMessage": self.death[1],
             "alive": self.alive,
         }
 

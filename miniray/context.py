@@ -23,10 +23,10 @@ from . import aio, placement, process
 from .execution import BodyRun, WorkerExit
 from .isolation import warn_file_write
 from .journal import learner_site
+from .kernel import EPOCH
 from .runtime import Runtime
 from .session import SESSION
 
-EPOCH = 1_767_225_600.0  # 2026-01-01T00:00:00Z: virtual time 0 as a wall-clock reading
 DEFAULT_NUM_CPUS = 4  # fixed, not the host's count: a run must not depend on the machine
 DEFAULT_STORE_BYTES = 2 * 1024**3
 

@@ -18,6 +18,8 @@ class Kind(StrEnum):
     NODE_DIED = "node.died"
     NODE_PAUSED = "node.paused"
     NODE_RESUMED = "node.resumed"
+    NODE_DRAINING = "node.draining"
+    NODE_DRAIN_REJECTED = "node.drain_rejected"
     CLUSTER_REMOVE_NODE = "cluster.remove_node"
     WORKER_DIED = "worker.died"
     WORKER_EXIT = "worker.exit"
@@ -74,13 +76,25 @@ class EventSpec:
 
 CATALOGUE: dict[str, EventSpec] = {
     Kind.NODE_ADD: EventSpec(("node", "id", "resources"), doc="a node joined (id: its first 12 hex digits)"),
-    Kind.NODE_DIED: EventSpec(("node", "id", "cause"), doc="removed, fault, or presumed_dead (liveness)"),
+    Kind.NODE_DIED: EventSpec(
+        ("node", "id", "cause"),
+        doc="removed, fault, drained (idle after a drain) or presumed_dead (liveness)",
+    ),
     Kind.NODE_PAUSED: EventSpec(
         ("node",),
         ("until",),
         "a pause_node or hang_node fault froze a node: it runs nothing until `until` (absent: for good, hung)",
     ),
     Kind.NODE_RESUMED: EventSpec(("node",), doc="a paused node runs again"),
+    Kind.NODE_DRAINING: EventSpec(
+        ("node", "reason"),
+        ("deadline",),
+        "a drain was accepted (miniray/drain.py): no new work there; `deadline`: the virtual time the "
+        "caller said it would kill the node by (absent: none); the drain itself kills nothing",
+    ),
+    Kind.NODE_DRAIN_REJECTED: EventSpec(
+        ("node", "reason", "message"), doc="the GCS refused a drain: idle termination of a busy node"
+    ),
     Kind.CLUSTER_REMOVE_NODE: EventSpec(("node", "graceful"), doc="Cluster.remove_node was called"),
     Kind.WORKER_DIED: EventSpec(
         ("worker", "node", "cause"), doc="a worker process is gone (worker: its pid)"

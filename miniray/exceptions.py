@@ -171,6 +171,7 @@ class ActorDiedError(RayActorError):
         detail: str = "",
         class_name: str = "",
         init_error: RayTaskError | None = None,
+        preempted: bool = False,
     ):
         if init_error is not None:
             msg = f"The actor died because of an error raised in its creation task, {init_error}"
@@ -183,7 +184,7 @@ class ActorDiedError(RayActorError):
             if detail:
                 lines.append(detail)
             msg = "\n".join(lines)
-        super().__init__(actor_id, msg, actor_init_failed=init_error is not None)
+        super().__init__(actor_id, msg, actor_init_failed=init_error is not None, preempted=preempted)
 
 
 class ActorUnavailableError(RayActorError):

@@ -50,6 +50,7 @@ class Param:
     default: Any = 0.0  # a token leaves it out at this value
     doc: str = ""  # what it means, for the error a missing or wrong one gets
     helper_name: str = ""  # the sim helper's keyword for it, when that is not `name` (ramp_s)
+    choices: tuple[Any, ...] = ()  # the values it may take, if only some (a drain's reason)
 
     def check(self, kind: str, value: Any) -> Any:
         ok = (
@@ -63,6 +64,10 @@ class Param:
             )
         if self.type is str and (not value or any(c.isspace() for c in value)):
             raise ValueError(f"a {kind!r} fault's {self.name}= is one word with no spaces, got {value!r}")
+        if self.choices and value not in self.choices:
+            raise ValueError(
+                f"a {kind!r} fault's {self.name}= is one of {', '.join(map(str, self.choices))}, got {value!r}"
+            )
         return value
 
     def parse(self, kind: str, text: str) -> Any:

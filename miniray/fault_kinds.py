@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .drain import PREEMPTION, REASONS
 from .events import Kind
 from .fault_entry import Boundary, FaultKind, Move, Param, registrar
 
@@ -74,6 +75,29 @@ kind(
     events=(Kind.NODE_PAUSED, Kind.NODE_RESUMED),
     words="node {target} stops answering",
 )(_freeze)
+
+
+@kind(
+    "drain_node",
+    "Drain a node as Ray's GCS DrainNode does (a cloud's preemption notice): no new work is placed "
+    "there, its running work goes on, and once idle it exits by itself. `deadline_s` (virtual "
+    "seconds from the strike; 0: none) is only announced: the drain kills nothing when it passes "
+    "(a kill_node at the deadline is the caller's part, as in Ray).",
+    params=(
+        Param("reason", str, PREEMPTION, "Ray's DrainNodeReason name", choices=tuple(REASONS)),
+        Param("deadline_s", float, 0.0, "virtual seconds from the strike to the announced deadline; 0: none"),
+    ),
+    events=(Kind.NODE_DRAINING, Kind.NODE_DRAIN_REJECTED, Kind.NODE_DIED, Kind.WORKER_DIED),
+    move=Move("drain", Boundary.NODE_EVENT, {"deadline_s": 30.0}),
+    words="node {target} is drained ({reason}, deadline in {deadline_s:g} s): no new work goes there, "
+    "its running work goes on",
+)
+def _drain_node(inj: FaultInjector, fault: Fault) -> None:
+    node = inj.node(fault.target)
+    if node is not None and node.alive and not node.is_head and node.drain is None:
+        drains = inj.rt.drains
+        deadline_ms = drains.wall_ms(fault.deadline_s) if fault.deadline_s > 0 else 0
+        drains.drain(node, fault.reason, "", deadline_ms)
 
 
 @kind(

@@ -13,6 +13,8 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+EPOCH = 1_767_225_600.0  # 2026-01-01T00:00:00Z: virtual time 0 as a wall-clock reading (time.time())
+
 
 class Timer:
     """A scheduled callback; `cancel()` leaves it in the heap but makes it a no-op."""

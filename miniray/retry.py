@@ -4,7 +4,8 @@ Ray's rules, for tasks and actors alike:
 - a task's attempts share one budget (`max_retries`, or `max_task_retries` for an actor call;
   -1: no limit) between failures and lineage reconstruction;
 - an attempt that raised runs again only if `retry_exceptions` allows that exception (True, or a
-  list of classes) and budget is left; a worker or node that died under it needs budget only;
+  list of classes) and budget is left; a worker or node that died under it needs budget only,
+  and a node preempted after a drain not even that (miniray/drain.py);
 - an actor whose process died restarts while `max_restarts` allows (-1: no limit) and nobody
   killed it with no_restart; its calls in flight run again after the restart only with budget;
 - a lost object is rebuilt by re-running its task unless retries are disabled, the actor that
@@ -58,8 +59,13 @@ def after_error(spec: TaskSpec, error: BaseException) -> bool:
     return exception_allowed(spec.opts, error) and take(spec)
 
 
-def after_death(spec: TaskSpec) -> bool:
-    """The worker or node died under the attempt (or, for an actor call, the actor restarts)."""
+def after_death(spec: TaskSpec, preempted: bool = False) -> bool:
+    """The worker or node died under the attempt (or, for an actor call, the actor restarts).
+
+    A node a drain for preemption took down costs nothing: Ray 2.60 runs the task again, its
+    budget untouched, whenever it may retry at all (max_retries != 0), even with none left."""
+    if preempted and not spec.cancelled and budget(spec.opts, spec.kind == "actor_task") != 0:
+        return True
     return take(spec)
 
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from .actors import ActorManager
 from .blocking import Lending
-from .cluster import Node, Worker
+from .cluster import HEALTH_CHECK_FAILED, UNEXPECTED_TERMINATION, Node, Worker
+from .drain import DRAINED_DEATH, Drains
 from .events import CATALOGUE, Kind
 from .exceptions import BudgetExceeded, Stalled
 from .execution import BodyRun, LineBudgetExceeded
@@ -104,6 +105,7 @@ class Runtime:
         self.tasks = TaskManager(self)
         self.actors = ActorManager(self)
         self.scheduler = Scheduler(self)
+        self.drains = Drains(self)  # the GCS's draining table (miniray/drain.py)
         self.lending = Lending(self)  # the CPU that tasks blocked in get/wait gave back (miniray/blocking.py)
         self.placement = PlacementManager(self)  # placement groups (adds no events until one exists)
         self.gcs = Gcs(self)  # the head node's GCS (miniray/head): alive until killed
@@ -240,6 +242,11 @@ class Runtime:
                 "put the work you want to lose on worker nodes (Cluster.add_node)."
             )
         node.alive = False
+        if node.drain is not None:  # Ray's death reason for a drained node, however it goes
+            node.death = (DRAINED_DEATH[node.drain.reason], node.drain.message)
+        else:
+            node.death = (UNEXPECTED_TERMINATION, HEALTH_CHECK_FAILED)
+        self.drains.died(node)
         self.emit(Kind.NODE_DIED, node=node.name, id=node.node_id[:12], cause=cause)
         for worker in list(node.workers):
             self.kill_worker(worker, "node_died")
@@ -264,6 +271,8 @@ class Runtime:
         self._dispatch_timer = None
         self.tasks.dispatch()
         self.placement.on_resources_changed()
+        if self.drains.draining:  # a drained node that is idle now exits
+            self.drains.settle()
 
     # -- driving the simulation from the driver ----------------------------------------------------
     def step(self) -> bool:

@@ -33,6 +33,7 @@ class Scheduler:
             n
             for n in self.rt.nodes
             if n.alive
+            and n.drain is None  # a draining node takes no new leases (miniray/drain.py)
             and n.feasible(req)
             and label_matches(n.labels, selector)
             and all(keep(n) for keep in self.node_filters)
@@ -72,11 +73,11 @@ class Scheduler:
         return min(fitting, key=lambda n: (n.utilization(), n.index))
 
     def unschedulable(self, spec):
-        """An error when the work can never run (hard affinity to a dead node), else None."""
+        """An error when the work can never run (hard affinity to a dead or draining node), else None."""
         strategy = spec.opts.get("scheduling_strategy")
         if strategy is not None and hasattr(strategy, "node_id") and not strategy.soft:
             node = self.rt.node_by_id(strategy.node_id)
-            if node is None or not node.alive:
+            if node is None or not node.alive or node.drain is not None:
                 msg = (
                     f"The node specified via NodeAffinitySchedulingStrategy doesn't exist any more "
                     f"or is infeasible, and soft=False was specified. (node {strategy.node_id})"

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import exceptions as exc
 from . import generators, retry
 from .blocking import depth
-from .cluster import Node, Worker
+from .cluster import PREEMPTED, Node, Worker
 from .events import Kind
 from .execution import BodyRun
 from .isolation import Export
@@ -266,7 +266,7 @@ class TaskManager:
             self.rt.memory.task_killed(spec)
             self.rt.request_dispatch()
             return
-        again = retry.after_death(spec)
+        again = retry.after_death(spec, preempted=cause == "node_died" and node.death[0] == PREEMPTED)
         self.rt.emit(Kind.TASK_FAIL, task=spec.name, attempt=spec.key, cause=cause, retry=again)
         if again:
             self.retry_later(spec)

@@ -25,7 +25,7 @@ from faultlines.widgets.svgplot import INK, PALETTE, Marker
 from .model import Event, Model
 
 BAD = "#b3261e"
-NODE_COLOURS = {"alive": PALETTE[2], "paused": PALETTE[4], "dead": PALETTE[1]}
+NODE_COLOURS = {"alive": PALETTE[2], "paused": PALETTE[4], "draining": PALETTE[5], "dead": PALETTE[1]}
 ACTOR_COLOURS = {
     "ALIVE": PALETTE[2],
     "RESTARTING": PALETTE[3],

@@ -130,6 +130,11 @@ def node_paused(s: Tables, f: Fields) -> None:
     s.set_node(f["node"], "paused", s.last_fault)
 
 
+def node_draining(s: Tables, f: Fields) -> None:
+    deadline = f"deadline {f['deadline']:g} s" if "deadline" in f else "no deadline"
+    s.set_node(f["node"], "draining", f"{f['reason']}, {deadline}")
+
+
 def node_alive(s: Tables, f: Fields) -> None:
     s.set_node(f["node"], "alive")
 

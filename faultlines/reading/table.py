@@ -143,6 +143,13 @@ def _frozen(s: Tables, f: Fields) -> str:
     return f"{f['node']} is frozen{until}"
 
 
+def _draining(s: Tables, f: Fields) -> str:
+    deadline = f", with a deadline at {f['deadline']:g} s" if "deadline" in f else ", with no deadline"
+    return (
+        f"{f['node']} is drained ({f['reason']}{deadline}): no new work goes there, its running work goes on"
+    )
+
+
 def _removed(s: Tables, f: Fields) -> str:
     return f"{f['node']} is removed {'gracefully' if f['graceful'] else 'abruptly'}"
 
@@ -224,6 +231,13 @@ row(
     change=state.node_alive,
     lane=Lane.NODES,
     draws="alive",
+)
+row(Kind.NODE_DRAINING, _draining, change=state.node_draining, lane=Lane.NODES, draws="draining")
+row(
+    Kind.NODE_DRAIN_REJECTED,
+    "the GCS refuses to drain {node} ({reason}): {message}",
+    lane=Lane.NODES,
+    draws=MARK,
 )
 row(Kind.CLUSTER_REMOVE_NODE, _removed, lane=Lane.NODES, site=True)
 row(

@@ -27,7 +27,8 @@ def assign(group, nodes, use_totals: bool = False) -> dict | None:
     Greedy in node order, so the answer is deterministic; `use_totals` asks the feasibility
     question (an empty cluster of the alive nodes) instead of the availability one.
     """
-    alive = [n for n in nodes if n.alive]
+    # A draining node takes no new bundles (miniray/drain.py); it still counts for "could it ever fit".
+    alive = [n for n in nodes if n.alive and (use_totals or n.drain is None)]
     pools = {n.index: dict(n.total if use_totals else n.available) for n in alive}
     if use_totals:  # survivors still occupy their nodes in the "could it ever fit" question
         for b in group.placed():

@@ -338,7 +338,7 @@ class PlacementManager:
         need = formatted(base, group.pg_id, index)
         for bundle in bundles:
             node = bundle.node
-            if node is not None and node.alive and node.fits(need):
+            if node is not None and node.alive and node.drain is None and node.fits(need):
                 spec.resources = need
                 if actor is not None:
                     actor.held = formatted(actor.pg_held, group.pg_id, index)

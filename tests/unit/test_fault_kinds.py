@@ -26,6 +26,7 @@ def test_every_kind_has_its_helper_its_token_and_its_events():
         "node_loss": "kill_node",
         "pause": "pause_node",
         "crash": "crash",
+        "drain": "drain_node",
         "cancel": "cancel_task",
     }
     assert dict(sim.fault_kinds()) == KINDS

@@ -285,8 +285,8 @@ def test_a_hint_must_rest_on_evidence_from_the_run(tmp_path, monkeypatch, hint, 
     ("tier", "message"),
     [
         (
-            'moves = ["drain"]',
-            r"names an unknown move 'drain'; the moves are node_loss, pause, crash, cancel, client",
+            'moves = ["evict"]',
+            r"names an unknown move 'evict'; the moves are node_loss, pause, drain, crash, cancel, client",
         ),
         ('moves = ["crash"]\ncaps = { pause = 1 }', "caps 'pause', which is not one of its moves"),
         ('moves = ["pause"]\nmove_args = { pause = { length = 3 } }', "has no parameter 'length'"),
@@ -318,6 +318,21 @@ def test_a_tiers_move_args_reach_its_moves():
         "client after_call=0",
     ]
     assert exercise.load("fault07").tiers[1].move_args == {"pause": {"duration": 15.0}}  # its pause_s
+
+
+def test_a_tier_may_search_drains(tmp_path, monkeypatch):
+    """The `drain` move (miniray's drain_node kind) validates in exercise.toml and is searched: at
+    each node event, a drain with the tier's deadline. fault00's reference survives every one."""
+    tier = (
+        '[[tier]]\nname = "drains"\nkind = "search"\npoints = 1\nscenario = "three-lines"\nk = 1\n'
+        'moves = ["drain"]\nmove_args = { drain = { deadline_s = 10.0 } }\n'
+    )
+    _exercise_copy(tmp_path, monkeypatch, tier)
+    ex = exercise.load("fault00")
+    assert ex.tiers[-1].move_args == {"drain": {"deadline_s": 10.0}}
+    report = grade_source("fault00", (REPO / "exercises/fault00/reference.py").read_text())
+    drains = report.tiers[-1]
+    assert drains.passed and drains.schedules > 1, drains
 
 
 def test_when_no_known_mistake_matches_the_report_says_so_and_explains_the_invariant():
