@@ -178,7 +178,25 @@ print("table:", services.blobs.files.get("export.json"))
 ray.shutdown()
 
 # %% [markdown]
-# ## Step 6: the widget
+# ## Step 6: told to stop, with notice
+#
+# A job of 20 one-second steps runs on a node that gets a preemption notice at 6.5 s (a drain,
+# deadline 10 s later); at the deadline the cloud takes the node. One job ignores the notice and
+# checkpoints every 10 steps; the other reads `get_draining_nodes()` before each step, saves and
+# returns when its node is there. The story's code is in `faultlines/stories/drain_notice.py`.
+#
+# **Predict:** how many steps does each lose, and when does each finish?
+
+# %%
+from faultlines.stories.drain_notice import JOBS, preemption
+
+for job in JOBS:
+    run = preemption(job)
+    print(f"{job}: {run.lost} steps lost, finished at {run.finished_at:g} s")
+    print(run.timeline)
+
+# %% [markdown]
+# ## Step 7: the widget
 #
 # Pick how the export is written and when its caller cancels it. Each change runs the story in
 # miniray; the chart shows the rows left for every cancel time.

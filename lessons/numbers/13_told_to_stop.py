@@ -6,6 +6,7 @@ import inspect
 
 from conformance.observations import load_recorded
 from conformance.recorded_view import compare
+from faultlines.stories import drain_notice as drain
 from faultlines.stories import told_to_stop as story
 from faultlines.stories.told_to_stop import CANCEL_AT, MODES, ROW_S, ROWS, export
 
@@ -44,6 +45,41 @@ ACTOR_ROWS = [
     ("`force=True` on an actor call", lambda o: f"`{o['force'][0]}: {o['force'][1]}`"),
 ]
 SAID = [("forced", lambda o: o["_said_forced"])]
+# A drain with a deadline, recorded in the `node_drain` scenario (issue 29's engine).
+DRAIN_ROWS = [
+    (
+        "the task running on the drained node, past the deadline",
+        lambda o: _still(o["preempted"]["alive_past_deadline"]),
+    ),
+    ("`ray.nodes()` shows the draining node as", lambda o: _alive(o["preempted"]["row_while_draining"])),
+    (
+        "the task saw its node in `get_draining_nodes()`",
+        lambda o: str(o["preempted"]["job_saw_its_node_draining"]),
+    ),
+    ("the idle drained node, before its deadline", lambda o: _exited(o["preempted"])),
+    (
+        "killed at the deadline: the task's `ray.get` raises",
+        lambda o: f"`{o['killed_at_deadline']['task']['error']['class']}`",
+    ),
+]
+DRAIN_SAID = [("task", lambda o: o["killed_at_deadline"]["_said_task"])]
+
+
+def _still(alive: bool) -> str:
+    return "still runs" if alive else "stopped"
+
+
+def _alive(row: dict) -> str:
+    return "alive" if row["Alive"] else "dead"
+
+
+def _exited(o: dict) -> str:
+    row = o["row_after_exit"]
+    return (
+        f"exits by itself (DeathReason {row['DeathReason']}, {row['DeathReasonMessage']!r})"
+        if o["exited_once_idle"]
+        else "stays"
+    )
 
 
 def _ray() -> dict[str, str]:
@@ -92,8 +128,34 @@ def _story() -> dict[str, str]:
     return out
 
 
+def _drain() -> dict[str, str]:
+    view = compare("node_drain", DRAIN_ROWS, said=DRAIN_SAID)
+    ray_says, miniray_says = view.said_by("task")
+    out = {
+        "drain_table": view.table(),
+        "drain_ray_says": ray_says,
+        "drain_miniray_says": miniray_says,
+        "steps": str(drain.STEPS),
+        "step_s": f"{drain.STEP_S:g}",
+        "notice_at": f"{drain.NOTICE_AT:g}",
+        "deadline_s": f"{drain.DEADLINE_S:g}",
+        "taken_at": f"{drain.NOTICE_AT + drain.DEADLINE_S:g}",
+        "checkpoint_every": str(drain.CHECKPOINT_EVERY),
+        "notice_code": inspect.getsource(drain._step).rstrip(),
+    }
+    for job in drain.JOBS:
+        run = drain.preemption(job)
+        key = "ignores" if job.startswith("ignores") else "uses"
+        out |= {
+            f"{key}_finished": f"{run.finished_at:g}",
+            f"{key}_lost": str(run.lost),
+            f"{key}_timeline": run.timeline,
+        }
+    return out
+
+
 def numbers() -> dict[str, str]:
-    return _story() | _ray()
+    return _story() | _ray() | _drain()
 
 
 if __name__ == "__main__":

@@ -58,3 +58,13 @@ def test_the_widget_says_what_is_left_without_its_chart():
     box = widget.cancel_widget("staged", 2.0)
     text = box.children[-1].value
     assert "Rows in the table: 0 of 10 (all or nothing)" in text and "Attempts Ray started: 1" in text
+
+
+def test_the_job_that_uses_the_notice_loses_nothing_and_the_other_loses_the_steps_since_its_checkpoint():
+    from faultlines.stories.drain_notice import preemption
+
+    ignores, uses = preemption("ignores the notice"), preemption("uses the notice")
+    assert (ignores.lost, ignores.finished_at, ignores.attempts) == (6, 27.5, 2)
+    assert (uses.lost, uses.finished_at) == (0, 20.0)
+    assert "cause=drained" in uses.node_death and "cause=fault" in ignores.node_death
+    assert "NodeDiedError" in _numbers()["drain_ray_says"] and "exits by itself" in _numbers()["drain_table"]
