@@ -204,10 +204,10 @@ def _use_memory(inj: FaultInjector, fault: Fault) -> None:
     words="the caller cancels {target} (ray.cancel, force={force})",
 )
 def _cancel_task(inj: FaultInjector, fault: Fault) -> None:
-    # Deferred: cancel.py stands on the runtime, which stands on this table (faults.py). A kind
-    # is applied only while a run goes, when every module is loaded.
-    from .cancel import cancel_spec
-
+    # Through the runtime's hook, which cancel.py fills: cancel.py stands on the runtime, which
+    # stands on this table (faults.py), so this table may not import it.
+    cancel_spec = inj.rt.canceller
+    assert cancel_spec is not None, "miniray/cancel.py registers Runtime.canceller as it loads"
     if fault.force not in ("True", "False"):
         raise ValueError(f"a 'cancel_task' fault's force= is True or False, got {fault.force!r}")
     for node in inj.rt.nodes:

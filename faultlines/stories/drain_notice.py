@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import miniray as ray
 from faultlines.reading import Kind, Reading
 from miniray import sim
-from miniray._private.state import state
 from miniray.liveness import Services
 
 STEPS = 20
@@ -48,7 +47,7 @@ def _step(services: Services, start: int, uses_notice: bool) -> int:
     """Steps from `start` to the end; with `uses_notice`, stop and save at a drain of its node."""
     node = ray.get_runtime_context().get_node_id()
     for step in range(start, STEPS):
-        if uses_notice and node in state.get_draining_nodes():
+        if uses_notice and node in ray._private.state.state.get_draining_nodes():
             services.blobs.put("ckpt", step)  # the notice: save now, and let the node go
             return step
         time.sleep(STEP_S)
