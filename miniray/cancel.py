@@ -49,6 +49,15 @@ def cancel(ray_object_ref, *, force: bool = False, recursive: bool = True) -> No
     return None
 
 
+def cancel_spec(rt: Runtime, spec: TaskSpec, *, force: bool = False, recursive: bool = True) -> None:
+    """What `ray.cancel` does once it reaches the task, for a caller the simulation plays (the
+    `cancel_task` fault kind): the same path, with no learner's call to journal."""
+    _cancel(rt, spec, force, recursive)
+
+
+Runtime.canceller = staticmethod(cancel_spec)  # the cancel_task fault kind's way in
+
+
 def _cancel(rt: Runtime, spec: TaskSpec, force: bool, recursive: bool) -> None:
     if spec.state in TERMINAL or spec.cancelled or spec.kind == "actor_creation":
         return

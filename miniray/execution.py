@@ -106,6 +106,7 @@ class BodyRun:
         self.waiting: str = ""  # what it is blocked on, for the stall diagnosis
         self.timers: list = []
         self.crash_step = rt.faults.crash_step(key)
+        self.step_fault = rt.faults.step_fault(key)  # e.g. the caller's cancel, before a step
         self.runs = 0
         self.lines = 0  # user-code lines executed, across replays, when a line budget is set
         self.streaming = False  # set by a streaming generator body (miniray/generators.py)
@@ -231,6 +232,7 @@ class BodyRun:
             # The same words as a crash between two steps: `step=N` strikes before step N, and
             # a body that made N steps has none left, so this is its return.
             raise WorkerExit(f"injected crash before step {self.cursor} of {self.key}, as it returns")
+        self._strike_before(self.cursor)  # a fault at `step=N` of a body that made N steps: its return
         return result
 
     def _end(self, outcome: tuple[str, Any], intended: bool) -> None:
@@ -291,6 +293,7 @@ class BodyRun:
             raise fresh_error(entry.value)
         if self.crash_step is not None and self.crash_step == cursor:
             raise self.halt(WorkerExit(f"injected crash before step {cursor} of {self.key}"))
+        self._strike_before(cursor)
         site = self._site()
         self.asking = (op, site)
         try:
@@ -302,6 +305,24 @@ class BodyRun:
             raise
         self._record(op, site, True, value)
         return value
+
+    def _strike_before(self, cursor: int) -> None:
+        """A fault other than a crash due before this step (the caller's cancel): the body stops
+        here, the fault strikes from the event loop, as a call from outside would, and the body
+        runs on only if the fault left it alive."""
+        fault = self.step_fault
+        if fault is None or fault.step != cursor:
+            return
+        self.step_fault = None
+
+        def strike() -> None:
+            self.rt.faults.apply(fault)
+            if self.live and self.worker.body is self:
+                self._run()
+
+        self.waiting = "a fault"
+        self.timers.append(self.rt.call_later(0.0, strike, label="fault"))
+        raise self.halt(Suspended())
 
     def _site(self, always: bool = False) -> str:
         if not (always or self.rt.config["journal_sites"]):

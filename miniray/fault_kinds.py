@@ -208,3 +208,29 @@ def _declare_memory(inj: FaultInjector, fault: Fault) -> None:
 )
 def _use_memory(inj: FaultInjector, fault: Fault) -> None:
     _declare_memory(inj, fault)
+
+
+@kind(
+    "cancel_task",
+    'The caller cancels an attempt ("f#1/1"): `ray.cancel(ref, force=...)` on its task\'s ref, as its '
+    "owner would, just before its interaction `step` (with at=: whatever it is doing then).",
+    params=(Param("force", str, "False", "True: its worker is killed; False: it is interrupted"),),
+    helper=("target",),
+    events=(Kind.TASK_CANCEL, Kind.WORKER_DIED),
+    move=Move("cancel", Boundary.STEP),
+    words="the caller cancels {target} (ray.cancel, force={force})",
+)
+def _cancel_task(inj: FaultInjector, fault: Fault) -> None:
+    # Through the runtime's hook, which cancel.py fills: cancel.py stands on the runtime, which
+    # stands on this table (faults.py), so this table may not import it.
+    cancel_spec = inj.rt.canceller
+    assert cancel_spec is not None, "miniray/cancel.py registers Runtime.canceller as it loads"
+    if fault.force not in ("True", "False"):
+        raise ValueError(f"a 'cancel_task' fault's force= is True or False, got {fault.force!r}")
+    for node in inj.rt.nodes:
+        for worker in node.workers:
+            spec = worker.task
+            if worker.body is not None and worker.body.key == fault.target and spec is not None:
+                if spec.kind == "task":  # an actor's call is the actor's to stop (is_canceled)
+                    cancel_spec(inj.rt, spec, force=fault.force == "True")
+                return

@@ -180,6 +180,7 @@ class FaultInjector:
     def __init__(self, rt, schedule: Iterable[Fault]):
         self.rt = rt
         self.crashes: dict[str, int] = {}
+        self.at_steps: dict[str, Fault] = {}  # attempt -> another kind striking before its step
         self.by_event: dict[int, list[Fault]] = {}
         self.attempts: list[tuple[str, int]] = []
         for fault in schedule:
@@ -192,6 +193,8 @@ class FaultInjector:
         elif fault.kind == "crash" and fault.at is None and fault.after_event is None:
             assert fault.step is not None  # Fault() requires it for a crash (its entry's needs=)
             self.crashes[fault.target] = fault.step
+        elif fault.step is not None and fault.at is None and fault.after_event is None:
+            self.at_steps[fault.target] = fault  # the attempt makes it strike (BodyRun.interact)
         elif fault.after_event is not None:
             self.by_event.setdefault(fault.after_event, []).append(fault)
             # Watch kernel steps only while a fault waits for one: no cost on a step otherwise.
@@ -203,6 +206,10 @@ class FaultInjector:
 
     def crash_step(self, key: str) -> int | None:
         return self.crashes.get(key)
+
+    def step_fault(self, key: str) -> Fault | None:
+        """The fault (not a crash) that strikes before a step of this attempt, if any."""
+        return self.at_steps.get(key)
 
     def record_attempt(self, key: str, steps: int) -> None:
         self.attempts.append((key, steps))

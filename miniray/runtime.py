@@ -68,6 +68,10 @@ class Runtime:
     `scheduler.node_filters`, `log.listeners` and `kernel.observers`.
     """
 
+    # What `ray.cancel` does once it reaches a task (miniray/cancel.py registers it as it loads):
+    # the `cancel_task` fault kind calls it, so the fault table needs no import of cancel.py.
+    canceller: Callable[..., None] | None = None
+
     def __init__(
         self,
         seed: int = 0,

@@ -105,7 +105,7 @@ def describe(move: str, reading: Reading) -> str:
         )
     fault = parse_token(move)
     entry = fault.entry
-    if entry.move is not None and entry.move.strikes is Boundary.STEP:
+    if entry.move is not None and entry.move.strikes is Boundary.STEP and fault.step is not None:
         return _in_attempt(fault, reading)
     struck = reading.struck(move)
     when = f"at {struck.time:g} s" if struck is not None else f"after event {fault.after_event}"
@@ -114,14 +114,17 @@ def describe(move: str, reading: Reading) -> str:
 
 
 def _in_attempt(fault: Fault, reading: Reading) -> str:
-    """A fault that strikes inside an attempt, before its step (a crash): when its worker died,
-    and the learner's call it came right after, from the attempt's journal."""
+    """A fault that strikes inside an attempt, before its step (a crash, the caller's cancel):
+    when it struck (a crash: its worker died), and the learner's call it came right after, from
+    the attempt's journal."""
     steps = reading.journals.get(fault.target, [])
     n = fault.step or 0
-    died = reading.first(Kind.WORKER_EXIT, attempt=fault.target)
+    crash = fault.kind == "crash"
+    died = reading.first(Kind.WORKER_EXIT, attempt=fault.target) if crash else reading.struck(fault.token())
     if died is None:
-        return f"{fault.target} would crash before its step {n}, but this run never got there"
-    who = f"at {died.time:g} s {fault.describe()}"
+        what = "crash" if crash else "be struck"
+        return f"{fault.target} would {what} before its step {n}, but this run never got there"
+    who = f"at {died.time:g} s {fault.describe()}" + ("" if crash else f" before its step {n}")
     if n == 0:
         return f"{who}, its first call to the cluster (or its return, if it makes none)"
     if len(steps) >= n:

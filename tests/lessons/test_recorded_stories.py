@@ -33,6 +33,7 @@ TABLES = {
     "10_fleet_health": "actor_restart",
     "11_dashboard": "lesson11_spill",
     "12_capstone": "lesson12_trainer_dies",
+    "13_told_to_stop": "lesson13_cancel",
     "14_replays": "lesson14_replays",
 }
 RECORDED = load_recorded()

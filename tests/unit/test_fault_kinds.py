@@ -28,6 +28,7 @@ def test_every_kind_has_its_helper_its_token_and_its_events():
         "crash": "crash",
         "drain": "drain_node",
         "stall": "stall_actor",
+        "cancel": "cancel_task",
     }
     assert dict(sim.fault_kinds()) == KINDS
 

@@ -1,0 +1,16 @@
+import miniray as ray
+
+
+def book_trip(api, trip, legs):
+    ids = []
+    for leg in legs:
+        ids.append(api.reserve_all(trip, {leg: api.quote(trip, leg)}))
+    return ids
+
+
+def run_trip(api, trip, submit):
+    try:
+        ray.get(submit())
+    except ray.exceptions.TaskCancelledError:
+        return "booked" if api.booking(trip) else "cancelled"
+    return "booked"
