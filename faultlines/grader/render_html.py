@@ -59,8 +59,6 @@ def _failure(failure: Failure, share_url: str | None) -> str:
         f"<p><b>Broken invariant:</b> <code>{escape(failure.invariant)}</code><br>",
         f"<b>What happened:</b> {inline(failure.detail)}</p>",
     ]
-    if failure.nondeterminism:
-        parts.append(f'<p style="color:{BAD}"><b>Nondeterminism:</b> {inline(failure.nondeterminism)}</p>')
     if failure.schedule:
         moves = "".join(
             f"<li><code>{escape(move)}</code>: {inline(words)}</li>"

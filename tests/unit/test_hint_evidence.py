@@ -1,0 +1,37 @@
+"""Hints whose evidence is specific (issue 30): each hint below fires for its own mistake (the
+catalogue's wrong solutions, tests/unit/test_exercises.py) and not for a solution written here
+with a different mistake that breaks the same invariant."""
+
+from __future__ import annotations
+
+from grader_support import grade_source
+
+FAULT10_KEEPS_A_FIRST_LIFE_MEMBER_OUT = (
+    "def should_promote(shard, refit):\n"
+    "    if shard['index'] == 3 and shard['incarnation'] == 0:\n"
+    "        return False  # shard 3 is a canary: it waits for the next refit\n"
+    "    return (shard['index'], shard['incarnation']) in refit['group']\n"
+)
+FAULT10_BY_TIME_WRITTEN_ANOTHER_WAY = (
+    "def should_promote(shard, refit):\n"
+    "    waited = refit['started'] - shard['stale_since']\n"
+    "    return waited >= 0\n"
+)
+
+
+def _hint(ex_id: str, source: str) -> tuple[str, str]:
+    failure = grade_source(ex_id, source).first_failure
+    assert failure is not None and failure.hint is not None
+    return failure.invariant, failure.hint.id
+
+
+def test_fault10_keeping_out_a_member_in_its_first_life_is_not_refusing_restarted_shards():
+    invariant, hint = _hint("fault10", FAULT10_KEEPS_A_FIRST_LIFE_MEMBER_OUT)
+    assert invariant == "refitted-shard-serves" and hint != "refuses-restarted"
+
+
+def test_fault10_promoting_by_time_is_caught_by_the_fixed_retry_and_named():
+    assert _hint("fault10", FAULT10_BY_TIME_WRITTEN_ANOTHER_WAY) == (
+        "missed-refit-never-serves",
+        "promotes-by-time",
+    )
