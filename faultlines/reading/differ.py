@@ -49,6 +49,8 @@ class Difference:
         if not self.first or not self.second:
             which = "first" if self.first else "second"
             return f"{at} happened in the {which} run only ({self.first or self.second})"
+        if self.fields == ("kind",):
+            return f"at {self.time:g} s, one run logged {self.first} where the other logged {self.second}"
         return f"{at} had {self.first} in one run and {self.second} in the other"
 
 

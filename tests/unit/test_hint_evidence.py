@@ -35,3 +35,42 @@ def test_fault10_promoting_by_time_is_caught_by_the_fixed_retry_and_named():
         "missed-refit-never-serves",
         "promotes-by-time",
     )
+
+
+FAULT01_COUNTER_IN_A_CLASS_ATTRIBUTE = (
+    "import time\n"
+    "import miniray as ray\n"
+    "from miniray.exceptions import NodeDiedError, WorkerCrashedError\n"
+    "class Budget:\n"
+    "    used = 0\n"
+    "def call_with_retries(submit, max_attempts=4, base_delay_s=1.0):\n"
+    "    delay = base_delay_s\n"
+    "    while True:\n"
+    "        Budget.used += 1\n"
+    "        try:\n"
+    "            value = ray.get(submit())\n"
+    "        except (ConnectionError, TimeoutError, WorkerCrashedError, NodeDiedError):\n"
+    "            if Budget.used >= max_attempts:\n"
+    "                raise\n"
+    "            time.sleep(delay)\n"
+    "            delay *= 2\n"
+    "            continue\n"
+    "        Budget.used = 0\n"
+    "        return value\n"
+)
+FAULT01_NO_RETRY = (
+    "import miniray as ray\n"
+    "def call_with_retries(submit, max_attempts=4, base_delay_s=1.0):\n"
+    "    return ray.get(submit())\n"
+)
+
+
+def test_fault01_an_attempt_count_kept_between_calls_is_named_however_it_is_kept():
+    assert _hint("fault01", FAULT01_COUNTER_IN_A_CLASS_ATTRIBUTE) == (
+        "returns-the-result",
+        "state-kept-between-calls",
+    )
+
+
+def test_fault01_never_retrying_is_not_state_kept_between_calls():
+    assert _hint("fault01", FAULT01_NO_RETRY)[1] != "state-kept-between-calls"
