@@ -74,3 +74,69 @@ def test_fault01_an_attempt_count_kept_between_calls_is_named_however_it_is_kept
 
 def test_fault01_never_retrying_is_not_state_kept_between_calls():
     assert _hint("fault01", FAULT01_NO_RETRY)[1] != "state-kept-between-calls"
+
+
+_FAULT04_INTERVAL = (
+    "import math\n"
+    "def choose_interval(mtbf_s, checkpoint_s, step_s):\n"
+    "    return max(1, round(math.sqrt(2 * checkpoint_s * mtbf_s) / step_s))\n"
+)
+FAULT04_ONE_MORE_CHECKPOINT_AT_THE_END = _FAULT04_INTERVAL + (
+    "def train(ckpt, steps, interval, do_step):\n"
+    "    saved = ckpt.load()\n"
+    "    step, weights = saved if saved is not None else (0, 1)\n"
+    "    for step in range(step, steps):\n"
+    "        weights = do_step(step, weights)\n"
+    "        if (step + 1) % interval == 0:\n"
+    "            ckpt.save(step + 1, weights)\n"
+    "    return weights\n"
+)
+FAULT04_EVERY_STEP = _FAULT04_INTERVAL + (
+    "def train(ckpt, steps, interval, do_step):\n"
+    "    saved = ckpt.load()\n"
+    "    step, weights = saved if saved is not None else (0, 1)\n"
+    "    while step < steps:\n"
+    "        weights = do_step(step, weights)\n"
+    "        step += 1\n"
+    "        ckpt.save(step, weights)\n"
+    "    return weights\n"
+)
+FAULT04_CACHED_ON_A_CLASS = _FAULT04_INTERVAL + (
+    "class Cache:\n"
+    "    last = None\n"
+    "def train(ckpt, steps, interval, do_step):\n"
+    "    saved = Cache.last or ckpt.load()\n"
+    "    step, weights = saved if saved is not None else (0, 1)\n"
+    "    while step < steps:\n"
+    "        weights = do_step(step, weights)\n"
+    "        step += 1\n"
+    "        if step % interval == 0 and step < steps:\n"
+    "            ckpt.save(step, weights)\n"
+    "            Cache.last = (step, weights)\n"
+    "    return weights\n"
+)
+FAULT04_NEVER_RESUMES = _FAULT04_INTERVAL + (
+    "def train(ckpt, steps, interval, do_step):\n"
+    "    weights = 1\n"
+    "    for step in range(steps):\n"
+    "        weights = do_step(step, weights)\n"
+    "        if (step + 1) % interval == 0 and step + 1 < steps:\n"
+    "            ckpt.save(step + 1, weights)\n"
+    "    return weights\n"
+)
+
+
+def test_fault04_one_checkpoint_after_the_last_step_is_named_and_every_step_is_not_it():
+    assert _hint("fault04", FAULT04_ONE_MORE_CHECKPOINT_AT_THE_END) == (
+        "checkpoint-overhead",
+        "saved-after-the-last-step",
+    )
+    assert _hint("fault04", FAULT04_EVERY_STEP) == ("checkpoint-overhead", "too-often")
+
+
+def test_fault04_a_checkpoint_kept_in_the_process_is_named_and_never_resuming_is_not_it():
+    assert _hint("fault04", FAULT04_CACHED_ON_A_CLASS) == (
+        "finishes-with-the-right-weights",
+        "checkpoint-kept-in-the-process",
+    )
+    assert _hint("fault04", FAULT04_NEVER_RESUMES)[1] != "checkpoint-kept-in-the-process"
