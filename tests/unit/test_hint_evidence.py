@@ -140,3 +140,48 @@ def test_fault04_a_checkpoint_kept_in_the_process_is_named_and_never_resuming_is
         "checkpoint-kept-in-the-process",
     )
     assert _hint("fault04", FAULT04_NEVER_RESUMES)[1] != "checkpoint-kept-in-the-process"
+
+
+FAULT02_RESTORED_IN_ADD = (
+    "import miniray as ray\n"
+    "def make_tally(store):\n"
+    "    @ray.remote(max_restarts=-1, max_task_retries=-1)\n"
+    "    class Tally:\n"
+    "        def __init__(self):\n"
+    "            self.state = None\n"
+    "        def add(self, seq, amount):\n"
+    "            if self.state is None:\n"
+    "                self.state = store.load() or (0, 0)\n"
+    "            total, last = self.state\n"
+    "            if seq > last:\n"
+    "                self.state = (total + amount, seq)\n"
+    "                store.save(self.state)\n"
+    "        def total(self):\n"
+    "            return (self.state or (0, 0))[0]\n"
+    "    return Tally\n"
+)
+FAULT02_SAVED_BEFORE_THE_CHANGE = (
+    "import miniray as ray\n"
+    "def make_tally(store):\n"
+    "    @ray.remote(max_restarts=-1, max_task_retries=-1)\n"
+    "    class Tally:\n"
+    "        def __init__(self):\n"
+    "            self.sum, self.last = store.load() or (0, 0)\n"
+    "        def add(self, seq, amount):\n"
+    "            if seq <= self.last:\n"
+    "                return\n"
+    "            store.save((self.sum, self.last))\n"
+    "            self.sum += amount\n"
+    "            self.last = seq\n"
+    "        def total(self):\n"
+    "            return self.sum\n"
+    "    return Tally\n"
+)
+
+
+def test_fault02_restoring_in_add_only_is_named_and_not_a_checkpoint_behind():
+    assert _hint("fault02", FAULT02_RESTORED_IN_ADD) == ("total-exact", "restored-too-late")
+
+
+def test_fault02_a_checkpoint_saved_before_the_change_is_not_restored_too_late():
+    assert _hint("fault02", FAULT02_SAVED_BEFORE_THE_CHANGE) == ("total-exact", "checkpoint-behind")
