@@ -27,6 +27,7 @@ from typing import Any
 import miniray as ray
 from faultlines.grader.checks import Checks
 from miniray import sim
+from miniray.placement.group import Group
 from miniray.util.placement_group import placement_group, placement_group_table, remove_placement_group
 
 checks = Checks()
@@ -45,6 +46,22 @@ class Recorder:
         return answer
 
 
+def _probe(sub: Any) -> dict[str, str | None]:
+    """Two questions to a fresh policy, each the first failed attempt of a new recovery: of a
+    group with one attempt in its life so far, and of one with ten. A policy that counts per
+    recovery answers front to both; one that reads pg.scheduling_attempt tells them apart."""
+    answers: dict[str, str | None] = {}
+    for name, attempts in (("young", 1), ("old", 10)):
+        # The record a policy is given (a real one, so the grader's sandbox lets it cross).
+        pg = Group(f"probe-{name}", f"P-{name}", [], "PACK", 0.0)
+        pg.state, pg.recovering_since, pg.scheduling_attempt = "RESCHEDULING", 100.0, attempts
+        try:
+            answers[name] = sub.make_policy()(pg, 100.0)
+        except Exception:
+            answers[name] = None
+    return answers
+
+
 def _state(pg: Any) -> str:
     return placement_group_table(pg)["state"]
 
@@ -53,6 +70,7 @@ def _run(sub: Any, ctx: Any, losses: int) -> dict:
     policy = sub.make_policy()
     recorder = Recorder(policy)
     ctx.extra["answers"] = recorder.answers  # read by the evidence, also when the run stalls
+    ctx.extra["probes"] = _probe(sub)
     ray.shutdown()
     from miniray.cluster_utils import Cluster
 
@@ -218,9 +236,20 @@ def front_again_after_backoff(outcome: Any, ctx: Any) -> bool:
     return any("front" in a[a.index("backoff") :] for a in _recoveries(ctx).values() if "backoff" in a)
 
 
+@checks.evidence_for("counts-the-groups-life")
+def counts_the_groups_life(outcome: Any, ctx: Any) -> bool:
+    """A fresh policy asked about the first failed attempt of a new recovery answers by the
+    group's lifetime count: front for a group with 1 attempt so far, backoff for one with 10."""
+    probes = ctx.extra.get("probes", {})
+    return probes.get("young") == "front" and probes.get("old") == "backoff"
+
+
 @checks.evidence_for("one-budget-for-two-groups")
 def one_budget_for_two_groups(outcome: Any, ctx: Any) -> bool:
-    """The answers are what one shared count per recovering_since gives (R's attempts spend S's)."""
+    """The answers are what one shared count per recovering_since gives (R's attempts spend S's),
+    and not what a count over each group's life gives (which can match them by coincidence)."""
+    if counts_the_groups_life(outcome, ctx):
+        return False
     answers = [a for a in ctx.extra.get("answers", []) if a[1] == "RESCHEDULING"]
     shared: dict[float | None, int] = {}
     own: dict[tuple[str, float | None], int] = {}

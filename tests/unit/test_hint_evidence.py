@@ -185,3 +185,34 @@ def test_fault02_restoring_in_add_only_is_named_and_not_a_checkpoint_behind():
 
 def test_fault02_a_checkpoint_saved_before_the_change_is_not_restored_too_late():
     assert _hint("fault02", FAULT02_SAVED_BEFORE_THE_CHANGE) == ("total-exact", "checkpoint-behind")
+
+
+FAULT09_LIFETIME_UNDER_THREE = (
+    "def make_policy():\n"
+    "    def policy(pg, now):\n"
+    "        if pg.state != 'RESCHEDULING':\n"
+    "            return 'backoff'\n"
+    "        return 'front' if pg.scheduling_attempt < 3 else 'backoff'\n"
+    "    return policy\n"
+)
+FAULT09_ONE_COUNT_PER_INSTANT = (
+    "def make_policy():\n"
+    "    spent = {}\n"
+    "    def policy(pg, now):\n"
+    "        if pg.state != 'RESCHEDULING':\n"
+    "            return 'backoff'\n"
+    "        spent[pg.recovering_since] = spent.get(pg.recovering_since, 0) + 1\n"
+    "        return 'front' if spent[pg.recovering_since] <= 2 else 'backoff'\n"
+    "    return policy\n"
+)
+
+
+def test_fault09_a_lifetime_count_is_named_though_its_answers_match_a_shared_budget():
+    assert _hint("fault09", FAULT09_LIFETIME_UNDER_THREE) == (
+        "recovery-priority-bounded",
+        "lifetime-attempts",
+    )
+
+
+def test_fault09_a_budget_shared_by_the_instant_is_still_shared_budget():
+    assert _hint("fault09", FAULT09_ONE_COUNT_PER_INSTANT) == ("recovery-priority-bounded", "shared-budget")
