@@ -26,6 +26,7 @@ from typing import Any
 
 import miniray as ray
 from faultlines.grader.checks import Checks
+from faultlines.reading import Violation
 from miniray import sim
 from miniray.placement.group import Group
 from miniray.util.placement_group import placement_group, placement_group_table, remove_placement_group
@@ -199,6 +200,25 @@ def _recoveries(ctx: Any) -> dict[tuple[str, float | None], list[str]]:
         if state == "RESCHEDULING":
             found.setdefault((name, since), []).append(answer)
     return found
+
+
+@checks.budget_verdict
+def answered_into_a_hot_loop(ctx: Any) -> list[Violation]:
+    """The policy answered front to every failed attempt of a recovery until the learner's code
+    ran out of its step budget: no loop of the learner's, the queue's, fed by those answers. The
+    invariant it broke is the due group's, which never got its turn."""
+    for (name, since), answers in _recoveries(ctx).items():
+        if len(answers) > BOUND and "backoff" not in answers:
+            return [
+                Violation(
+                    "no-due-group-starves",
+                    f"{name}'s recovery (from {since:.6f} s) was answered front {len(answers)} times in a "
+                    f"row and never backoff: each failed attempt went back to rank 0 at once, a hot loop "
+                    f"that ran until your policy had used up its step budget, and the due group never "
+                    f"got a turn",
+                )
+            ]
+    return []
 
 
 @checks.evidence_for("front-without-end")

@@ -4,7 +4,11 @@ with a different mistake that breaks the same invariant."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from grader_support import grade_source
+
+REPO = Path(__file__).resolve().parents[2]
 
 FAULT10_KEEPS_A_FIRST_LIFE_MEMBER_OUT = (
     "def should_promote(shard, refit):\n"
@@ -216,3 +220,13 @@ def test_fault09_a_lifetime_count_is_named_though_its_answers_match_a_shared_bud
 
 def test_fault09_a_budget_shared_by_the_instant_is_still_shared_budget():
     assert _hint("fault09", FAULT09_ONE_COUNT_PER_INSTANT) == ("recovery-priority-bounded", "shared-budget")
+
+
+def test_fault09_the_starters_hot_loop_is_the_due_group_starving_not_a_step_budget():
+    invariant, hint = _hint("fault09", (REPO / "exercises/fault09/starter.py").read_text())
+    assert (invariant, hint) == ("no-due-group-starves", "hot-loop")
+
+
+def test_a_loop_of_the_learners_own_is_still_the_step_budget():
+    source = "def make_policy():\n    def policy(pg, now):\n        while True:\n            pass\n    return policy\n"
+    assert _hint("fault09", source)[0] == "step-budget"
