@@ -28,7 +28,6 @@ import miniray as ray
 from faultlines.grader.checks import Checks
 from faultlines.reading import Violation
 from miniray import sim
-from miniray.placement.group import Group
 from miniray.util.placement_group import placement_group, placement_group_table, remove_placement_group
 
 checks = Checks()
@@ -40,21 +39,25 @@ class Recorder:
     def __init__(self, policy: Any) -> None:
         self.policy = policy
         self.answers: list[tuple[str, str, float | None, str, float]] = []
+        self.record_type: type | None = None
 
     def __call__(self, pg: Any, now: float) -> str:
+        self.record_type = type(pg)  # the record a policy is given: what the probes are made of
         answer = self.policy(pg, now)
         self.answers.append((pg.name, pg.state, pg.recovering_since, answer, now))
         return answer
 
 
-def _probe(sub: Any) -> dict[str, str | None]:
+def _probe(sub: Any, record_type: type | None) -> dict[str, str | None]:
     """Two questions to a fresh policy, each the first failed attempt of a new recovery: of a
     group with one attempt in its life so far, and of one with ten. A policy that counts per
     recovery answers front to both; one that reads pg.scheduling_attempt tells them apart."""
     answers: dict[str, str | None] = {}
+    if record_type is None:  # the policy was never asked
+        return answers
     for name, attempts in (("young", 1), ("old", 10)):
-        # The record a policy is given (a real one, so the grader's sandbox lets it cross).
-        pg = Group(f"probe-{name}", f"P-{name}", [], "PACK", 0.0)
+        # A record of the kind the policy is given (so the grader's sandbox lets it cross).
+        pg = record_type(f"probe-{name}", f"P-{name}", [], "PACK", 0.0)
         pg.state, pg.recovering_since, pg.scheduling_attempt = "RESCHEDULING", 100.0, attempts
         try:
             answers[name] = sub.make_policy()(pg, 100.0)
@@ -71,7 +74,6 @@ def _run(sub: Any, ctx: Any, losses: int) -> dict:
     policy = sub.make_policy()
     recorder = Recorder(policy)
     ctx.extra["answers"] = recorder.answers  # read by the evidence, also when the run stalls
-    ctx.extra["probes"] = _probe(sub)
     ray.shutdown()
     from miniray.cluster_utils import Cluster
 
@@ -122,6 +124,7 @@ def _run(sub: Any, ctx: Any, losses: int) -> dict:
         del due
         victim = joined
     del r, s, f
+    ctx.extra["probes"] = _probe(sub, recorder.record_type)
     return outcome
 
 

@@ -69,7 +69,8 @@ def _failure(failure: Failure, share_url: str | None) -> str:
             f'<ul class="fl-moves">{moves}</ul>'
         )
     else:
-        parts.append(f"<p><b>Scenario</b> {escape(failure.scenario)}, with no faults at all</p>")
+        # No fault injected: the scenario's own events (fault09's node loss) still happen.
+        parts.append(f"<p><b>Scenario</b> {escape(failure.scenario)}, as written: no fault injected</p>")
     parts += _hint(failure)
     parts.append(
         f'<p class="fl-replay-call"><b>Replay:</b> <code style="{WRAP_ANYWHERE}">'
