@@ -58,11 +58,31 @@ BUGS = ("ValueError", "KeyError", "TypeError", "FileNotFoundError", "ParseError"
 SEEN = {"crash": WorkerCrashedError, "node": NodeDiedError, **RAISED}
 
 
-def _run(sub: Any, ctx: Any, scenario: str, plan: list[str], forever: bool) -> dict:
+Call = tuple[list[str], bool]  # one call_with_retries: its plan, and whether it fails forever
+
+
+def _run(
+    sub: Any, ctx: Any, scenario: str, plan: list[str], forever: bool, before: tuple[Call, ...] = ()
+) -> dict:
     """`plan[i]` is what attempt i+1 does (a kind above); attempts past the plan succeed, or,
-    `forever`, do what its last one did."""
+    `forever`, do what its last one did. `before`: calls made first, in the same process (state
+    the learner's code keeps between calls carries over, as in a real program); the outcome
+    judged is the last call's."""
     cluster = ctx.cluster(workers=WORKERS)
     nodes = [n.node_id for n in cluster.worker_nodes]
+    # The earlier calls' outcomes stay referenced until the run ends: an error's traceback holds
+    # object refs in a cycle, and a cycle freed by the garbage collector would log its object.free
+    # at a moment that differs from run to run.
+    calls = [_call(sub, ctx, nodes, *call) for call in before]
+    made = [len(call["attempts"]) for call in calls]
+    earlier = sum(made)  # attempts the calls before this one made: their fetch ordinals come first
+    outcome = _call(sub, ctx, nodes, plan, forever)
+    outcome.update(scenario=scenario, before=made, earlier_calls=calls)
+    outcome["ended"] = {n - earlier: t for n, t in _ended(ctx).items() if n > earlier}
+    return outcome
+
+
+def _call(sub: Any, ctx: Any, nodes: list[Any], plan: list[str], forever: bool) -> dict:
     attempts: list[float] = []
     ctx.extra["attempts"] = attempts  # read by the evidence when a run ends without an outcome
 
@@ -94,7 +114,6 @@ def _run(sub: Any, ctx: Any, scenario: str, plan: list[str], forever: bool) -> d
         return ref
 
     outcome: dict = {
-        "scenario": scenario,
         "plan": plan,
         "forever": forever,
         "attempts": attempts,
@@ -107,7 +126,6 @@ def _run(sub: Any, ctx: Any, scenario: str, plan: list[str], forever: bool) -> d
     except Exception as e:  # the learner's own exception: still an outcome to judge
         outcome["error"] = e
     outcome["kinds"] = [kind_of(n) for n in range(1, len(attempts) + 1)]
-    outcome["ended"] = _ended(ctx)
     return outcome
 
 
@@ -120,8 +138,8 @@ def _ended(ctx: Any) -> dict[int, float]:
     return ended
 
 
-def _scenario(name: str, plan: list[str], forever: bool = False) -> None:
-    checks.scenario(name)(lambda sub, ctx: _run(sub, ctx, name, plan, forever))
+def _scenario(name: str, plan: list[str], forever: bool = False, before: tuple[Call, ...] = ()) -> None:
+    checks.scenario(name)(lambda sub, ctx: _run(sub, ctx, name, plan, forever, before))
 
 
 # The teaching tier: one of each ending.
@@ -139,6 +157,10 @@ _scenario("worker-dies-twice", ["crash", "crash"])
 _scenario("node-dies-once", ["node"])
 _scenario("always-timeout", ["TimeoutError"], forever=True)
 _scenario("worker-always-dies", ["crash"], forever=True)
+# Two calls: the first gives up (every attempt times out), the second needs three retries. State
+# kept between calls (an attempt counter in a module global, reset only on success) leaves the
+# second call fewer attempts than max_attempts.
+_scenario("second-call-after-giving-up", ["ConnectionError"] * 3, before=((["TimeoutError"], True),))
 
 SEEDS = range(1, 11)
 
@@ -314,6 +336,19 @@ def gave_up_on_a_lost_machine(outcome: Any, ctx: Any) -> bool:
     return (
         error is not None
         and isinstance(_cause(error), WorkerCrashedError | NodeDiedError)
+        and len(outcome["attempts"]) < MAX_ATTEMPTS
+    )
+
+
+@checks.evidence_for("cut-short-after-an-earlier-call")
+def cut_short_after_an_earlier_call(outcome: Any, ctx: Any) -> bool:
+    """A call made after an earlier one in the same process gave up on a transient error with
+    attempts left: what the code kept from the earlier call (a counter) cut this one short."""
+    return (
+        bool(outcome)
+        and bool(outcome.get("before"))
+        and "error" in outcome
+        and _first_bug(outcome) is None
         and len(outcome["attempts"]) < MAX_ATTEMPTS
     )
 

@@ -14,6 +14,7 @@ schedule of up to two of them (at most one node loss); the random tier draws two
 from __future__ import annotations
 
 import copy
+import os
 from typing import Any
 
 import miniray as ray
@@ -40,6 +41,7 @@ class CheckpointStore(Service):
         self.latest: Any = None
         self.saves = 0
         self.loads = 0  # the loads really made (a journal replay is not one)
+        self.loaders: list[int] = []  # the (simulated) process id of each load, in order
 
     def save(self, state: Any) -> None:
         kept = copy.deepcopy(state)  # a copy: mutating the actor's state later must not change it
@@ -53,6 +55,7 @@ class CheckpointStore(Service):
     def load(self) -> Any:
         def run() -> Any:
             self.loads += 1
+            self.loaders.append(os.getpid())  # each worker process has its own pid (miniray)
             return copy.deepcopy(self.latest)
 
         return self._svc.call(STORE, "load", "tally", run, record=False)
@@ -83,7 +86,12 @@ def three_adds(sub: Any, ctx: Any) -> dict:
     # Python (which frees a finished frame's locals in an order of its own).
     del ref
     refs.clear()
-    outcome: dict[str, Any] = {"calls": calls, "saves": store.saves, "loads": store.loads}
+    outcome: dict[str, Any] = {
+        "calls": calls,
+        "saves": store.saves,
+        "loads": store.loads,
+        "loaders": len(set(store.loaders)),  # how many of the actor's processes loaded
+    }
     try:
         outcome["total"] = ray.get(tally.total.remote())
     except Exception as e:
@@ -133,10 +141,22 @@ def saved_never_loaded(outcome: Any, ctx: Any) -> bool:
     return _lost(outcome) and outcome["saves"] > 0 and outcome["loads"] == 0
 
 
+def _restarted(ctx: Any) -> bool:
+    return "RESTARTING" in _actor_states(ctx)
+
+
 @checks.evidence_for("loaded-yet-lost")
 def loaded_yet_lost(outcome: Any, ctx: Any) -> bool:
-    """The restarted actor loaded a checkpoint, and an addition is still missing."""
-    return _lost(outcome) and outcome["loads"] > 0
+    """The restarted actor loaded a checkpoint (a process after the first one loaded), and an
+    addition is still missing: the checkpoint did not hold it."""
+    return _lost(outcome) and outcome["loads"] > 0 and (outcome.get("loaders", 0) > 1 or not _restarted(ctx))
+
+
+@checks.evidence_for("restarted-without-loading")
+def restarted_without_loading(outcome: Any, ctx: Any) -> bool:
+    """Additions were lost after a restart, and only the first process ever loaded the checkpoint:
+    the restarted one answered from __init__'s values, before any load."""
+    return _lost(outcome) and outcome["loads"] > 0 and outcome.get("loaders", 0) == 1 and _restarted(ctx)
 
 
 def _actor_states(ctx: Any) -> list[str]:

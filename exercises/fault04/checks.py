@@ -42,15 +42,16 @@ CLUSTERS = [
 ]
 
 
-def next_weights(step: int, weights: int) -> int:
-    """What one training step does to the weights (a stand-in that remembers every step's order)."""
-    return (weights * 31 + step + 7) % 1_000_003
+def next_weights(step: int, weights: int, data: int = 0) -> int:
+    """What one training step does to the weights (a stand-in that remembers every step's order);
+    `data`: which job's data it trains on (two jobs reach different weights)."""
+    return (weights * 31 + step + 7 + 1009 * data) % 1_000_003
 
 
-def expected_weights() -> int:
+def expected_weights(data: int = 0) -> int:
     w = START
     for step in range(STEPS):
-        w = next_weights(step, w)
+        w = next_weights(step, w, data)
     return w
 
 
@@ -102,10 +103,11 @@ class Checkpoints(Service):
 class Trainer(Service):
     """do_step(step, weights): one training step (STEP_S of the job's time); returns new weights."""
 
-    def __init__(self, services: Any, history: list[tuple[str, str, int]]) -> None:
+    def __init__(self, services: Any, history: list[tuple[str, str, int]], data: int = 0) -> None:
         self._svc = services
         self.runs: list[int] = []  # the steps run, in order, repeats included
         self.history = history
+        self.data = data
 
     def do_step(self, step: int, weights: int) -> int:
         time.sleep(STEP_S)
@@ -113,7 +115,7 @@ class Trainer(Service):
         def run() -> int:
             self.runs.append(step)
             self.history.append((_attempt(), "step", step))
-            return next_weights(step, weights)
+            return next_weights(step, weights, self.data)
 
         return self._svc.call("trainer", "do_step", f"step-{step}", run)
 
@@ -148,30 +150,52 @@ def interval(sub: Any, ctx: Any) -> dict:
     return {"intervals": [(cluster, *_interval(sub, *cluster)) for cluster in CLUSTERS]}
 
 
-@checks.scenario("train")
-def train(sub: Any, ctx: Any) -> dict:
-    ctx.cluster(workers=2)
+def _jobs(sub: Any, ctx: Any, workers: int, jobs: int) -> dict:
+    """`jobs` training jobs one after the other, each with a store of its own, each a task the
+    launcher retries; the outcome judged is the last job's. One remote function runs them all,
+    as one launcher would: a worker process that ran an earlier job runs the next one with the
+    module state that job left (Ray reuses the process)."""
+    ctx.cluster(workers=workers)
     k, problem = _interval(sub, MTBF_S, CHECKPOINT_S, STEP_S)
     if k is None:
         return {"intervals": [((MTBF_S, CHECKPOINT_S, STEP_S), None, problem)]}
-    history: list[tuple[str, str, int]] = []
-    ckpt, trainer = Checkpoints(ctx.services, history), Trainer(ctx.services, history)
+    histories: list[list[tuple[str, str, int]]] = [[] for _ in range(jobs)]
+    stores = [(Checkpoints(ctx.services, h), Trainer(ctx.services, h, n)) for n, h in enumerate(histories)]
 
     @ray.remote(max_retries=-1)  # the launcher starts the job again after every preemption
-    def job() -> Any:
+    def job(n: int) -> Any:
+        ckpt, trainer = stores[n]
         return sub.train(ckpt, STEPS, k, trainer.do_step)
 
+    for n in range(jobs - 1):
+        ray.get(job.remote(n))
     begin = sim.now()
-    weights = ray.get(job.remote())
+    weights = ray.get(job.remote(jobs - 1))
+    ckpt, trainer = stores[-1]
     return {
         "interval": k,
         "weights": weights,
         "runs": list(trainer.runs),
         "saved": list(ckpt.saved_steps),
-        "history": list(history),
+        "history": list(histories[-1]),
         "elapsed": sim.now() - begin,
         "preemptions": len(ctx.faults),
+        "earlier_jobs": jobs - 1,
+        "data": jobs - 1,
     }
+
+
+@checks.scenario("train")
+def train(sub: Any, ctx: Any) -> dict:
+    return _jobs(sub, ctx, workers=2, jobs=1)
+
+
+@checks.scenario("two-jobs")
+def two_jobs(sub: Any, ctx: Any) -> dict:
+    """Two jobs one after the other, each with a store of its own, on one worker node: the second
+    runs in the worker process the first ran in (Ray reuses it), so whatever the code keeps in a
+    module global from the first job is still there. Judged: the second job."""
+    return _jobs(sub, ctx, workers=1, jobs=2)
 
 
 @checks.invariant("interval-near-optimal")
@@ -198,7 +222,7 @@ def right_weights(outcome: dict, ctx: Any) -> str | None:
     """train returns the weights of steps 0 to 8, each applied once, in order, whatever preemptions happen."""
     if "weights" not in outcome:
         return None
-    want = expected_weights()
+    want = expected_weights(outcome.get("data", 0))
     if outcome["weights"] == want:
         return None
     runs = outcome["runs"]
@@ -254,6 +278,14 @@ def same_interval(outcome: Any, ctx: Any) -> bool:
     return len(answers) == 1 and len((outcome or {}).get("intervals", [])) > 1
 
 
+@checks.evidence_for("resumed-from-another-job")
+def resumed_from_another_job(outcome: Any, ctx: Any) -> bool:
+    """A job run after another in the same worker process began at a step past 0, though its own
+    store held no checkpoint yet: it resumed from state the earlier job left in the process."""
+    runs = (outcome or {}).get("runs") or []
+    return bool((outcome or {}).get("earlier_jobs")) and bool(runs) and runs[0] > 0
+
+
 @checks.evidence_for("started-over")
 def started_over(outcome: Any, ctx: Any) -> bool:
     """Step 0 ran again after a checkpoint had been saved: the job did not resume."""
@@ -295,6 +327,20 @@ def saved_on_resume(outcome: Any, ctx: Any) -> bool:
 def saved_every_step(outcome: Any, ctx: Any) -> bool:
     saved = (outcome or {}).get("saved", [])
     return outcome is not None and outcome.get("interval", 0) > 1 and len(set(saved)) >= STEPS - 1
+
+
+@checks.evidence_for("saved-after-the-last-step")
+def saved_after_the_last_step(outcome: Any, ctx: Any) -> bool:
+    """The checkpoints are the interval's, plus one of the last step, saved right after it."""
+    outcome = outcome or {}
+    history, k = outcome.get("history", []), outcome.get("interval", 0)
+    if not k:
+        return False
+    last = [i for i, (_, what, n) in enumerate(history) if what == "save" and n == STEPS]
+    others = {n for _, what, n in history if what == "save" and n != STEPS}
+    return (
+        bool(last) and _before(history, last[0]) == ("step", STEPS - 1) and others <= set(range(k, STEPS, k))
+    )
 
 
 @checks.evidence_for("saved-the-step-index")

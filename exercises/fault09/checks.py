@@ -26,6 +26,7 @@ from typing import Any
 
 import miniray as ray
 from faultlines.grader.checks import Checks
+from faultlines.reading import Violation
 from miniray import sim
 from miniray.util.placement_group import placement_group, placement_group_table, remove_placement_group
 
@@ -38,11 +39,31 @@ class Recorder:
     def __init__(self, policy: Any) -> None:
         self.policy = policy
         self.answers: list[tuple[str, str, float | None, str, float]] = []
+        self.record_type: type | None = None
 
     def __call__(self, pg: Any, now: float) -> str:
+        self.record_type = type(pg)  # the record a policy is given: what the probes are made of
         answer = self.policy(pg, now)
         self.answers.append((pg.name, pg.state, pg.recovering_since, answer, now))
         return answer
+
+
+def _probe(sub: Any, record_type: type | None) -> dict[str, str | None]:
+    """Two questions to a fresh policy, each the first failed attempt of a new recovery: of a
+    group with one attempt in its life so far, and of one with ten. A policy that counts per
+    recovery answers front to both; one that reads pg.scheduling_attempt tells them apart."""
+    answers: dict[str, str | None] = {}
+    if record_type is None:  # the policy was never asked
+        return answers
+    for name, attempts in (("young", 1), ("old", 10)):
+        # A record of the kind the policy is given (so the grader's sandbox lets it cross).
+        pg = record_type(f"probe-{name}", f"P-{name}", [], "PACK", 0.0)
+        pg.state, pg.recovering_since, pg.scheduling_attempt = "RESCHEDULING", 100.0, attempts
+        try:
+            answers[name] = sub.make_policy()(pg, 100.0)
+        except Exception:
+            answers[name] = None
+    return answers
 
 
 def _state(pg: Any) -> str:
@@ -103,6 +124,7 @@ def _run(sub: Any, ctx: Any, losses: int) -> dict:
         del due
         victim = joined
     del r, s, f
+    ctx.extra["probes"] = _probe(sub, recorder.record_type)
     return outcome
 
 
@@ -183,6 +205,25 @@ def _recoveries(ctx: Any) -> dict[tuple[str, float | None], list[str]]:
     return found
 
 
+@checks.budget_verdict
+def answered_into_a_hot_loop(ctx: Any) -> list[Violation]:
+    """The policy answered front to every failed attempt of a recovery until the learner's code
+    ran out of its step budget: no loop of the learner's, the queue's, fed by those answers. The
+    invariant it broke is the due group's, which never got its turn."""
+    for (name, since), answers in _recoveries(ctx).items():
+        if len(answers) > BOUND and "backoff" not in answers:
+            return [
+                Violation(
+                    "no-due-group-starves",
+                    f"{name}'s recovery (from {since:.6f} s) was answered front {len(answers)} times in a "
+                    f"row and never backoff: each failed attempt went back to rank 0 at once, a hot loop "
+                    f"that ran until your policy had used up its step budget, and the due group never "
+                    f"got a turn",
+                )
+            ]
+    return []
+
+
 @checks.evidence_for("front-without-end")
 def front_without_end(outcome: Any, ctx: Any) -> bool:
     """A recovery was sent to rank 0 after more failed attempts than the rule's bound, and never backed off."""
@@ -218,9 +259,20 @@ def front_again_after_backoff(outcome: Any, ctx: Any) -> bool:
     return any("front" in a[a.index("backoff") :] for a in _recoveries(ctx).values() if "backoff" in a)
 
 
+@checks.evidence_for("counts-the-groups-life")
+def counts_the_groups_life(outcome: Any, ctx: Any) -> bool:
+    """A fresh policy asked about the first failed attempt of a new recovery answers by the
+    group's lifetime count: front for a group with 1 attempt so far, backoff for one with 10."""
+    probes = ctx.extra.get("probes", {})
+    return probes.get("young") == "front" and probes.get("old") == "backoff"
+
+
 @checks.evidence_for("one-budget-for-two-groups")
 def one_budget_for_two_groups(outcome: Any, ctx: Any) -> bool:
-    """The answers are what one shared count per recovering_since gives (R's attempts spend S's)."""
+    """The answers are what one shared count per recovering_since gives (R's attempts spend S's),
+    and not what a count over each group's life gives (which can match them by coincidence)."""
+    if counts_the_groups_life(outcome, ctx):
+        return False
     answers = [a for a in ctx.extra.get("answers", []) if a[1] == "RESCHEDULING"]
     shared: dict[float | None, int] = {}
     own: dict[tuple[str, float | None], int] = {}

@@ -59,6 +59,7 @@ class GradedFleet(Fleet):
                 {
                     "time": self.k.now,
                     "shard": s.index,
+                    "incarnation": s.incarnation,
                     "written": s.index in r.written,
                     "promote": promote,
                     "holds": s.weights,
@@ -132,6 +133,11 @@ _scenario("crash-2-at-10", [[("crash", FAULTED, 10.0)]])
 _scenario("crash-sweep", [[("crash", FAULTED, float(at))] for at in SWEEP_S])
 _scenario("hang-sweep", [[("hang", FAULTED, float(at))] for at in SWEEP_S])
 _scenario("fast-restart-sweep", [[("crash", FAULTED, float(at))] for at in FAST_SWEEP_S], PerShardFleet)
+# A retry after an aborted refit reuses the first attempt's group: shard 0 crashes at 20 s and is
+# STALE again before the retry starts, yet not in the group it reuses (shard 1 hangs at 131 s,
+# aborting the first attempt). A rule that promotes by time, ignoring the group, serves the
+# checkpoint's weights here; seeds 1 to 2000 draw such a pair 17 times, the graded ones never.
+_scenario("retry-reuses-group", [[("crash", 0, 20.0), ("hang", 1, 131.0)]])
 for _seed in SEEDS:
     _scenario(f"two-faults-seed-{_seed}", [_seeded(_seed)])
 
@@ -185,6 +191,13 @@ def _probe(sub: Any, ctx: Any) -> None:
         # index 3 is in the group as incarnation 0; this is its next life, back after the start
         "restarted-member": {"index": 3, "incarnation": 1, "stale_since": 392.0, "reported_version": 2},
         "member-first-life": {"index": 0, "incarnation": 0, "stale_since": 300.0, "reported_version": 2},
+        # STALE before this attempt started, yet not in the group (a retry reuses its first attempt's)
+        "missed-stale-before-start": {
+            "index": 1,
+            "incarnation": 1,
+            "stale_since": 384.0,
+            "reported_version": 2,
+        },
     }
     answers = {}
     for name, shard in shards.items():
@@ -230,13 +243,29 @@ def matches_the_index_only(runs: Any, ctx: Any) -> bool:
     )
 
 
+@checks.evidence_for("promotes-by-time")
+def promotes_by_time(runs: Any, ctx: Any) -> bool:
+    """Promotes a shard that went STALE before the refit started though it is not in the group,
+    and refuses the ones that went STALE after: the time decides, not the group."""
+    probes = ctx.extra.get("probes", {})
+    return (
+        probes.get("missed-stale-before-start") is True
+        and probes.get("missed-metric-behind") is False
+        and probes.get("restarted-member") is False
+    )
+
+
 @checks.evidence_for("refuses-restarted-shards")
 def refuses_restarted_shards(runs: Any, ctx: Any) -> bool:
     """A restarted shard that is in the group is refused, a first-life one is promoted, and a missed
-    one is refused: promotion by incarnation 0, not by the group."""
+    one is refused: promotion by incarnation 0, not by the group. And in the runs, every shard the
+    refit wrote to and the rule kept out had restarted: a rule that kept out a first-life member
+    made another mistake."""
     probes = ctx.extra.get("probes", {})
+    refused = [d for d in _decisions(runs) if d["written"] and not d["promote"]]
     return (
-        probes.get("in-group-metric-current") is False
+        all(d["incarnation"] > 0 for d in refused)
+        and probes.get("in-group-metric-current") is False
         and probes.get("member-first-life") is True
         and probes.get("missed-metric-behind") is False
     )

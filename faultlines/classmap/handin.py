@@ -42,15 +42,13 @@ class Handin:
 
     @property
     def problem(self) -> str:
-        """Why there is no verdict to group: a sandbox or loading error, or nondeterminism."""
+        """Why there is no verdict to group: a sandbox or loading error (nondeterminism is a
+        verdict, `deterministic`, grouped like any other)."""
         if self.status == NOT_GRADED:
             return self.message
         if self.report is None:
             return ""
-        if self.report.error:
-            return self.report.error
-        failure = self.report.first_failure
-        return (failure.nondeterminism or "") if failure is not None else ""
+        return self.report.error or ""
 
 
 def student_of(key: str) -> str:

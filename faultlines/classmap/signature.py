@@ -47,10 +47,12 @@ def of_failure(exercise: str, version: int, failure: Failure) -> Signature:
 
 
 def of_report(report: Report) -> Signature | None:
-    """The signature of a report's first failure; None when it passed, could not be graded, or
-    has no verdict (two executions of its schedule differed: nothing to group on)."""
+    """The signature of a report's first failure; None when it passed or could not be graded.
+    Two executions of a schedule that differed are a verdict like any other (the invariant
+    `deterministic`), and its hint's id names what differed (grader/determinism.py), so such
+    submissions group by what differed."""
     failure = report.first_failure
-    if report.error or failure is None or failure.nondeterminism:
+    if report.error or failure is None:
         return None
     return of_failure(report.exercise, report.version, failure)
 

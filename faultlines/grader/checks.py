@@ -70,6 +70,10 @@ class Checks:
     # empty or mislead here, by record kind, and whole kinds.
     hidden_fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
     hidden_kinds: tuple[str, ...] = ()
+    # What the run broke when the learner's code ran out of its step budget because of what the
+    # scenario asked it (fault09's policy, asked after every failed attempt, answering "front"
+    # for ever): (ctx) -> the violations, as data; none, and the verdict is `step-budget`.
+    on_budget: Callable[[Any], list[Any]] | None = None
 
     def scenario(self, name: str) -> Callable[[Scenario], Scenario]:
         def register(fn: Scenario) -> Scenario:
@@ -119,6 +123,11 @@ class Checks:
             return fn
 
         return register
+
+    def budget_verdict(self, fn: Callable[[Any], list[Any]]) -> Callable[[Any], list[Any]]:
+        """The invariants a run broke when the step budget ran out because of its answers."""
+        self.on_budget = fn
+        return fn
 
     def client(self, fn: Scenario) -> Scenario:
         self.second_client = fn

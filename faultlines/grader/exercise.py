@@ -36,6 +36,9 @@ BUILTIN_EXPLANATIONS = {
     "step-budget": "Your code must finish each run within a counted budget of statements and call "
     "depth, about ten times what a plain solution needs. A loop that never ends, or a retry "
     "without a bound, runs past it.",
+    "deterministic": "Two runs of your code under the same schedule of faults must do the same "
+    "thing: only a value miniray does not replay (a random number without a seed, a uuid, the "
+    "wall clock) can make them differ.",
     "runs-without-error": "The scenario must run to its end: an exception escaping from your "
     "code, where the exercise expects an answer, breaks it.",
 }

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from faultlines.classmap import canonical
+from faultlines.reading.differ import Difference
 
+from . import determinism
 from .budgets import Counter
 from .exercise import Exercise, TierSpec
 from .report import Failure, Report, TierResult
@@ -24,14 +25,6 @@ def notebook_replay_call(token: str) -> str:
     return f'fl.replay("{token}")  # fl is faultlines.notebook'
 
 
-def _nondeterminism_cause(source: str) -> str:
-    if re.search(r"\b(random|uuid|secrets)\b", source):
-        return "an unseeded random source (random, uuid or secrets)"
-    if re.search(r"\b(datetime|time\.time|time_ns|perf_counter|monotonic)\b", source):
-        return "the wall clock"
-    return "something outside its inputs that changes from run to run (a hash of a str, an id(), a file)"
-
-
 def _failure(
     ex: Exercise,
     sub: Submission,
@@ -41,25 +34,19 @@ def _failure(
     replay_call,
 ) -> Failure:
     # Every run loads the submission afresh, so two executions of one schedule can differ only
-    # when the code reads something miniray does not replay. The failing schedule and the root
-    # (no faults) both run again: a mistake that shows with no fault at all is checked too.
+    # when the code reads something miniray does not replay (determinism.py). The failing
+    # schedule and the root (no faults) both run again: a difference at either is the verdict.
     small, _ = shrink(found, lambda s: runs.fresh(scenario, s))
     # Its journals name the learner's lines, its records the calls that made them: the report's
     # moves and the debugger read this run (Runs.reported), so it is the schedule's last run,
     # whichever tiers report it.
-    again = runs.reported.get((scenario, small.schedule))
-    if again is None:
-        again = runs.reported[(scenario, small.schedule)] = runs.fresh(scenario, small.schedule, sites=True)
-    differs = again.trace != small.trace
-    if small.schedule and not differs:
-        differs = runs.fresh(scenario, ()).trace != runs(scenario, ()).trace
-    nondeterminism = None
-    if differs:
-        nondeterminism = (
-            f"the same schedule gave two different runs, so there is no verdict to give: your code "
-            f"depends on {_nondeterminism_cause(sub.source)}. Make it depend only on its inputs and "
-            f"on miniray (whose clock and ids replay)."
-        )
+    again = runs.journaled(scenario, small.schedule)
+    difference = determinism.compare(small, again)
+    if difference is not None:
+        return _nondeterministic(ex, sub, scenario, small, again, difference, replay_call)
+    if small.schedule and (root := runs.difference(scenario, ())) is not None:
+        first, second = runs(scenario, ()), runs.journaled(scenario, ())
+        return _nondeterministic(ex, sub, scenario, first, second, root, replay_call)
     invariant, detail = small.violations[0]
     token = Token(ex.id, ex.version, sub.code_hash, scenario, small.schedule).encode()
     return Failure(
@@ -72,10 +59,37 @@ def _failure(
         timeline=small.log,
         effects=small.effects,
         hint=ex.hint_for(invariant, scenario, detail, small.evidence),
-        nondeterminism=nondeterminism,
         shrunk_from=len(found.schedule),
         moves=[describe(move, again.reading) for move in small.schedule],
         canonical=canonical.schedule(small.schedule, again.reading, _spelled(ex)),
+    )
+
+
+def _nondeterministic(
+    ex: Exercise,
+    sub: Submission,
+    scenario: str,
+    first: Outcome,
+    again: Outcome,
+    difference: Difference,
+    replay_call: ReplayCall,
+) -> Failure:
+    """The verdict on a schedule whose two runs differed: `deterministic`, with what differed."""
+    token = Token(ex.id, ex.version, sub.code_hash, scenario, first.schedule).encode()
+    return Failure(
+        invariant=determinism.DETERMINISTIC,
+        detail=determinism.detail(difference),
+        scenario=scenario,
+        schedule=list(first.schedule),
+        token=token,
+        replay_call=replay_call(token),
+        timeline=first.log,
+        effects=first.effects,
+        hint=determinism.hint(difference),
+        nondeterminism=difference.what,
+        shrunk_from=len(first.schedule),
+        moves=[describe(move, again.reading) for move in first.schedule],
+        canonical=canonical.schedule(first.schedule, again.reading, _spelled(ex)),
     )
 
 
@@ -98,6 +112,7 @@ class Runs:
         # Each reported failure's journaled run, by (scenario, schedule): what the debugger opens
         # on, instead of running the schedule again.
         self.reported: dict[tuple[str, Schedule], Outcome] = {}
+        self._differences: dict[tuple[str, Schedule], Difference | None] = {}
 
     def __call__(self, scenario: str, schedule: Schedule) -> Outcome:
         key = (scenario, schedule)
@@ -110,32 +125,61 @@ class Runs:
         """A new execution, never a remembered one (the determinism check needs two)."""
         return run_schedule(self.ex, self.sub, scenario, schedule, self.counter, sites)
 
+    def journaled(self, scenario: str, schedule: Schedule) -> Outcome:
+        """The schedule's second execution, with the learner's lines noted, run once."""
+        key = (scenario, schedule)
+        again = self.reported.get(key)
+        if again is None:
+            again = self.reported[key] = self.fresh(scenario, schedule, sites=True)
+        return again
 
-def grade_tier(
-    ex: Exercise, sub: Submission, tier: TierSpec, runs: Runs, replay_call: ReplayCall
-) -> TierResult:
-    scenario_runs: list[tuple[str, SearchResult]] = []
+    def difference(self, scenario: str, schedule: Schedule) -> Difference | None:
+        """Where the schedule's remembered run and its journaled second run part (None: they do
+        not), worked out once per schedule however many tiers ask."""
+        key = (scenario, schedule)
+        if key not in self._differences:
+            self._differences[key] = determinism.compare(self(*key), self.journaled(*key))
+        return self._differences[key]
+
+
+def _first_schedule(tier: TierSpec) -> tuple[str, Schedule]:
+    """What a tier runs first: its first scenario run, or the clean run a search starts from."""
+    return tier.runs[0] if tier.kind == "scenarios" else (tier.scenario, ())
+
+
+def _search(tier: TierSpec, runs: Runs) -> tuple[str, SearchResult]:
     if tier.kind == "scenarios":
         explored = 0
         for scenario, schedule in tier.runs:
             outcome = runs(scenario, schedule)
             explored += 1
             if outcome.failed:
-                scenario_runs.append((scenario, SearchResult(outcome, explored)))
-                break
-        else:
-            scenario_runs.append(("", SearchResult(None, explored)))
+                return scenario, SearchResult(outcome, explored)
+        return "", SearchResult(None, explored)
+
+    def run(schedule: Schedule) -> Outcome:
+        return runs(tier.scenario, schedule)
+
+    return tier.scenario, exhaustive(tier, run) if tier.kind == "search" else randomized(tier, run)
+
+
+def grade_tier(
+    ex: Exercise, sub: Submission, tier: TierSpec, runs: Runs, replay_call: ReplayCall
+) -> TierResult:
+    # The tier's first schedule runs twice before anything else: a run that passes and does not
+    # replay is caught too, not only a failing one (whose schedule _failure runs again).
+    scenario, schedule = _first_schedule(tier)
+    difference = runs.difference(scenario, schedule)
+    if difference is not None:
+        first, again = runs(scenario, schedule), runs.journaled(scenario, schedule)
+        failure = _nondeterministic(ex, sub, scenario, first, again, difference, replay_call)
+        explored = 1
     else:
-
-        def run(schedule: Schedule) -> Outcome:
-            return runs(tier.scenario, schedule)
-
-        searched = exhaustive(tier, run) if tier.kind == "search" else randomized(tier, run)
-        scenario_runs.append((tier.scenario, searched))
-    scenario, result = scenario_runs[-1]
-    failure = None
-    if result.failure is not None:
-        failure = _failure(ex, sub, scenario, result.failure, runs, replay_call)
+        scenario, result = _search(tier, runs)
+        explored = result.explored
+        failure = None
+        if result.failure is not None:
+            failure = _failure(ex, sub, scenario, result.failure, runs, replay_call)
     passed = failure is None
     return TierResult(
         name=tier.name,
@@ -143,7 +187,7 @@ def grade_tier(
         points=tier.points,
         earned=tier.points if passed else 0.0,
         passed=passed,
-        schedules=result.explored,
+        schedules=explored,
         failure=failure,
         hidden=tier.hidden,
     )

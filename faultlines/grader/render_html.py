@@ -63,8 +63,6 @@ def _failure(failure: Failure, share_url: str | None) -> str:
         f"<p><b>Broken invariant:</b> <code>{escape(failure.invariant)}</code><br>",
         f"<b>What happened:</b> {inline(failure.detail)}</p>",
     ]
-    if failure.nondeterminism:
-        parts.append(f'<p style="color:{BAD}"><b>Nondeterminism:</b> {inline(failure.nondeterminism)}</p>')
     if failure.schedule:
         moves = "".join(
             f"<li><code>{escape(move)}</code>: {inline(words)}</li>"
@@ -75,7 +73,8 @@ def _failure(failure: Failure, share_url: str | None) -> str:
             f'<ul class="fl-moves">{moves}</ul>'
         )
     else:
-        parts.append(f"<p><b>Scenario</b> {escape(failure.scenario)}, with no faults at all</p>")
+        # No fault injected: the scenario's own events (fault09's node loss) still happen.
+        parts.append(f"<p><b>Scenario</b> {escape(failure.scenario)}, as written: no fault injected</p>")
     parts += _hint(failure)
     parts.append(
         f'<p class="fl-replay-call"><b>Replay:</b> <code style="{WRAP_ANYWHERE}">'

@@ -35,9 +35,7 @@ def _hint_lines(hint: Hint, hint_levels: int) -> list[str]:
 
 def failure_lines(failure: Failure, hint_levels: int = 1) -> list[str]:
     lines = [_field("broken invariant:", failure.invariant), _field("what happened:", plain(failure.detail))]
-    if failure.nondeterminism:
-        lines.append(_field("NONDETERMINISM:", plain(failure.nondeterminism)))
-    schedule = "; ".join(failure.schedule) if failure.schedule else "(no faults)"
+    schedule = "; ".join(failure.schedule) if failure.schedule else "(as written: no fault injected)"
     shrunk = (
         f" (shrunk from {failure.shrunk_from} moves)" if failure.shrunk_from > len(failure.schedule) else ""
     )

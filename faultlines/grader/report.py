@@ -24,7 +24,9 @@ class Failure:
     timeline: list[str]  # the failing run's event log, one line per record
     effects: list[str] = field(default_factory=list)
     hint: Hint | None = None
-    nondeterminism: str | None = None  # set when two executions of the schedule differed
+    # What differed between two executions of the schedule (invariant `deterministic`: a
+    # reading.differ.Difference's `what`, "gateway.charge key"); None when they did not.
+    nondeterminism: str | None = None
     shrunk_from: int = 0  # length of the schedule as found
     moves: list[str] = field(default_factory=list)  # each schedule move in plain words
     # The schedule in words that do not depend on the learner's names or step counts

@@ -161,7 +161,11 @@ def _verdict(ex: Exercise, ctx: Ctx, run: sim.Run) -> list[tuple[str, str]]:
     exercise's."""
     error = run.error
     if isinstance(error, LearnerBudgetExceeded):
-        return [Violation(BUDGET, str(error))]
+        # An exercise that asks the learner's code again and again (a policy) may name what its
+        # answers broke: a hot loop of answers is that invariant's failure, not a loop's.
+        hook = ex.checks.on_budget
+        found = [v for v in hook(ctx) if v is not None] if hook is not None else []
+        return found or [Violation(BUDGET, str(error))]
     if isinstance(error, Stalled):
         return [Violation(PROGRESS, "deadlock: " + str(error).splitlines()[0])]
     if isinstance(error, BudgetExceeded):

@@ -34,6 +34,12 @@ def _failure(
     )
 
 
+def _differed(what: str) -> Failure:
+    """Two runs of one schedule that differed: a verdict, its hint's id naming what differed."""
+    hint = "nondeterministic-" + what.replace(".", "-").replace(" ", "-")
+    return _failure("deterministic", [], hint, nondeterminism=what)
+
+
 def _report(*failures: Failure | None, exercise: str = "fault05", error: str | None = None) -> Report:
     report = Report(exercise, "Pay once", 1, "abc", error=error)
     for i, failure in enumerate(failures):
@@ -60,7 +66,6 @@ def _class() -> list[Handin]:
         _handin("dan.py", _report(_failure("every-order-paid", [], "no-known-mistake"), None)),
         _handin("eve.py", _report(None, None)),
         _handin("fay.py", _report(retry(), None, error="the submission changed the grader: not graded")),
-        _handin("gus.py", _report(_failure("charged-at-most-once", CRASH, "x", nondeterminism="differed"))),
         _handin("hal.py", None, status=NOT_GRADED, message="hal.py: syntax error on line 2"),
         Handin(
             "ida.json",
@@ -96,10 +101,29 @@ def test_failures_group_by_invariant_canonical_schedule_and_hint_named_ones_firs
     assert [g.named for g in ex.groups] == [True, True, False]
     assert ex.groups[0].indistinct and not ex.groups[1].indistinct
     assert cmap.failures == 4 and cmap.in_named_groups == 3
-    # No verdict to group on: a report that says it could not grade, nondeterminism, bad input.
-    assert [h.key for h in ex.no_verdict] == ["fay.py", "gus.py", "hal.py"]
+    # No verdict to group on: a report that says it could not grade, bad input.
+    assert [h.key for h in ex.no_verdict] == ["fay.py", "hal.py"]
     assert [h.key for h in ex.unverified] == ["ida.json"]
     assert ex.passed == 1 and len(ex.graded) == 5
+
+
+def test_two_runs_that_differed_are_a_failure_each_grouped_by_what_differed():
+    cmap = groups.build(
+        [
+            _handin("gus.py", _report(_differed("gateway.charge key"))),
+            _handin("jo.py", _report(None, _differed("gateway.charge key"))),
+            _handin("kim.py", _report(_differed("db.upsert key"), _differed("db.upsert key"))),
+            _handin("lu.py", _report(None, None)),
+        ]
+    )
+    (ex,) = cmap.exercises
+    got = [(g.signature.invariant, g.signature.hint, g.keys) for g in ex.groups]
+    assert got == [
+        ("deterministic", "nondeterministic-gateway-charge-key", ["gus.py", "jo.py"]),
+        ("deterministic", "nondeterministic-db-upsert-key", ["kim.py"]),
+    ]
+    # Three failing students, three failures (one each, however many tiers), none without a verdict.
+    assert cmap.failures == 3 and ex.no_verdict == [] and ex.passed == 1 and len(ex.graded) == 4
 
 
 def test_a_raw_schedule_never_groups_with_a_canonical_one():
@@ -153,7 +177,7 @@ def test_the_page_shows_each_group_with_its_replay_and_the_unexplained_with_a_st
     assert "The catalogue cannot tell these mistakes apart" in html and "retry_inside.py" in html
     assert "Unexplained failures (1)" in html and "[[hint]]" in html
     assert 'invariant = "every-order-paid"' in unescape(html)
-    assert "No verdict (3)" in html and "syntax error on line 2" in html
+    assert "No verdict (2)" in html and "syntax error on line 2" in html
     assert "Unverified (1)" in html and "crash process_order#1/1 step=1" in html
     # The per-student view links each failure to its group.
     assert re.search(

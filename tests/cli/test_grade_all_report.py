@@ -162,3 +162,35 @@ def test_bad_input_is_one_line_and_exit_status_2(tmp_path):
         and "--report" in result.stderr
         and len(result.stderr.strip().splitlines()) == 1
     )
+
+
+NONDETERMINISTIC = REPO / "tests/fixtures/nondeterministic"
+
+
+def test_nondeterministic_submissions_fail_in_every_file_and_group_by_what_differed(tmp_path):
+    folder, out = tmp_path / "class", tmp_path / "map"
+    _class(
+        folder,
+        {
+            "gus.py": (NONDETERMINISTIC / "uuid_key.py").read_text(),
+            "jo.py": (NONDETERMINISTIC / "rand_key.py").read_text(),
+            "kim.py": (NONDETERMINISTIC / "uuid_note_passes.py").read_text(),
+            "eve.py": (REPO / "exercises/fault05/reference.py").read_text(),
+        },
+    )
+    result = _grade_all("fault05", str(folder), "--report", str(out))
+    assert result.returncode == 1, result.stderr
+    with open(folder / "graded/summary.csv", newline="") as handle:
+        rows = {r["submission"]: r for r in csv.DictReader(handle)}
+    for key in ("gus.py", "jo.py", "kim.py"):
+        assert rows[key]["passed"] == "False" and rows[key]["score"] == "0", rows[key]
+        assert rows[key]["status"] == "graded" and "deterministic" in rows[key]["first_failure"]
+        scope = json.loads((folder / "graded" / key / "results.json").read_text())
+        assert scope["score"] == 0 and scope["tests"][0]["status"] == "failed"
+    assert rows["eve.py"]["passed"] == "True"
+    _, groups = _groups(out)
+    assert [(g["invariant"], g["hint"], g["submissions"]) for g in groups] == [
+        ("deterministic", "nondeterministic-gateway-charge-key", "gus.py;jo.py"),
+        ("deterministic", "nondeterministic-db-upsert-key", "kim.py"),
+    ]
+    assert "3 of 3 failures in named groups" in result.stdout

@@ -24,7 +24,7 @@ from miniray import sim
 STARTER_FAILURES = {  # what each starter's check() reports first (tests/unit/exercise_traces.json)
     "fault00": ("three-lines", ("crash clean#2/1 step=0",), "pipeline-finishes"),
     "fault05": ("two-orders", ("crash process_order#1/1 step=1",), "charged-at-most-once"),
-    "fault09": ("one-node-loss", (), "step-budget"),
+    "fault09": ("one-node-loss", (), "no-due-group-starves"),
 }
 
 

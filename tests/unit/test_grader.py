@@ -80,7 +80,7 @@ def test_state_kept_in_a_global_stays_in_each_worker_and_the_verdict_is_determin
     assert grade_source("fault05", source).first_failure == failure  # the same verdict again
 
 
-def test_an_unseeded_random_source_is_named_as_nondeterminism():
+def test_an_unseeded_random_source_is_a_verdict_naming_the_record_that_differed():
     source = (
         "import random\n"
         "def process_order(api, order_id, amount):\n"
@@ -88,7 +88,8 @@ def test_an_unseeded_random_source_is_named_as_nondeterminism():
         "    api.mark_paid(order_id, api.charge(order_id, amount))\n"
     )
     failure = grade_source("fault05", source).first_failure
-    assert failure is not None and "unseeded random" in (failure.nondeterminism or "")
+    assert failure is not None and failure.invariant == "deterministic"
+    assert failure.nondeterminism == "db.upsert key" and "orders/note-0." in failure.detail
 
 
 def test_a_failure_replays_from_its_token():
