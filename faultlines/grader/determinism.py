@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from faultlines.reading.differ import SAME_RECORDS, Difference, first_difference
+from faultlines.reading.differ import SAME_RECORDS, Difference, first_difference, shown
 
 from .report import Hint
 from .runner import Outcome
@@ -25,10 +25,20 @@ EXPLANATION = (
 
 
 def compare(first: Outcome, again: Outcome) -> Difference | None:
-    """Where two executions of one schedule part; None when their traces are the same."""
+    """Where two executions of one schedule part; None when their traces are the same, or differ
+    only in bookkeeping (`shown`: the moment a reference cycle's object was freed is the
+    garbage collector's, so correct code holding one is not called nondeterministic)."""
     if first.trace == again.trace:
         return None
-    return first_difference(first.records, again.records) or SAME_RECORDS
+    a, b = shown(first.records), shown(again.records)
+    if [r.line() for r in a] == [r.line() for r in b] and _after_log(first) == _after_log(again):
+        return None
+    return first_difference(a, b) or SAME_RECORDS
+
+
+def _after_log(outcome: Outcome) -> str:
+    """The trace's effects and verdict (runner.py writes them after the log)."""
+    return outcome.trace.partition("\n--effects--\n")[2]
 
 
 def hint_id(difference: Difference) -> str:

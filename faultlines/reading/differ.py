@@ -95,6 +95,18 @@ def _one_sided(index: int, record: sim.Record, in_first: bool) -> Difference:
     return Difference(index, record.time, record.kind, _subject(record), (), first, second, _who(record))
 
 
+def shown(records: Sequence[sim.Record]) -> list[sim.Record]:
+    """The records a learner sees: bookkeeping (noise, an object freed when its last reference
+    goes) left out. When Python frees an object held in a reference cycle is the garbage
+    collector's choice, not the code's, so two faithful runs may free it at different moments."""
+    quiet = table.where(_noise)
+    return [r for r in records if r.kind not in quiet]
+
+
+def _noise(row: table.Row) -> bool:
+    return row.noise
+
+
 def first_difference(a: Sequence[sim.Record], b: Sequence[sim.Record]) -> Difference | None:
     """The first record where two runs' logs part, or None when they are the same record for
     record (a caller that sees other differences, effects or verdicts, says "the verdict")."""

@@ -190,7 +190,7 @@ def test_nondeterministic_submissions_fail_in_every_file_and_group_by_what_diffe
     assert rows["eve.py"]["passed"] == "True"
     _, groups = _groups(out)
     assert [(g["invariant"], g["hint"], g["submissions"]) for g in groups] == [
-        ("deterministic", "nondeterministic-gateway-charge-key", "gus.py;jo.py"),
-        ("deterministic", "nondeterministic-db-upsert-key", "kim.py"),
+        ("deterministic", "nondeterministic-api-charge-key", "gus.py;jo.py"),
+        ("deterministic", "nondeterministic-api-mark-paid-key", "kim.py"),
     ]
     assert "3 of 3 failures in named groups" in result.stdout

@@ -89,7 +89,7 @@ def test_an_unseeded_random_source_is_a_verdict_naming_the_record_that_differed(
     )
     failure = grade_source("fault05", source).first_failure
     assert failure is not None and failure.invariant == "deterministic"
-    assert failure.nondeterminism == "db.upsert key" and "orders/note-0." in failure.detail
+    assert failure.nondeterminism == "api.mark_paid key" and "order note-0." in failure.detail
 
 
 def test_a_failure_replays_from_its_token():
