@@ -13,8 +13,9 @@ BODY_ENDS, never by a class's name.
 
 from __future__ import annotations
 
-from .execution import LineBudgetExceeded, Suspended, WorkerExit
+from .execution import Suspended, WorkerExit
 from .journal import Nondeterministic
+from .line_budget import LineBudgetExceeded
 
 BODY_ENDS: tuple[type[BaseException], ...] = (Suspended, WorkerExit, Nondeterministic, LineBudgetExceeded)
 

@@ -28,6 +28,7 @@ from .events import Kind
 from .exceptions import SimulationError
 from .isolation import Export
 from .journal import JournalEntry, Nondeterministic, learner_site, mismatch_message
+from .line_budget import line_counter
 from .objects import fresh_error
 from .tracebacks import remote_traceback
 
@@ -191,7 +192,7 @@ class BodyRun:
         saved_memory = space.enter(export) if export is not None else None
         try:
             if budget:
-                sys.settrace(_line_counter(self, budget))
+                sys.settrace(line_counter(self, budget))
             outcome = ("return", self._call())
         except Suspended:
             outcome = None
@@ -391,30 +392,3 @@ _RUN_CODE = BodyRun._run.__code__
 
 class NondeterministicBody(SimulationError):
     """A re-run body asked a different operation than its journal holds (see miniray/journal.py)."""
-
-
-class LineBudgetExceeded(BaseException):
-    """Raised inside a body past its line budget; BaseException so `except Exception` can't eat it."""
-
-
-def _line_counter(body: BodyRun, budget: int):
-    """A trace function counting lines of user code only, so the count is the same everywhere."""
-    package = __name__.rsplit(".", 1)[0]
-
-    def local(frame, event, arg):
-        if event == "line":
-            body.lines += 1
-            if body.lines > budget:
-                raise LineBudgetExceeded(
-                    f"line budget exhausted: {body.key} ran more than {budget} lines "
-                    f"(max_body_lines). Does a loop in it never end? Raise the budget with "
-                    f"miniray.sim.set_budget(max_body_lines=...) if the work is just long."
-                )
-        return local
-
-    def global_(frame, event, arg):
-        if frame.f_globals.get("__name__", "").startswith(package):
-            return None
-        return local
-
-    return global_

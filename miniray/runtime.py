@@ -16,12 +16,13 @@ from .cluster import HEALTH_CHECK_FAILED, UNEXPECTED_TERMINATION, Node, Worker
 from .drain import DRAINED_DEATH, Drains
 from .events import CATALOGUE, Kind
 from .exceptions import BudgetExceeded, Stalled
-from .execution import BodyRun, LineBudgetExceeded
+from .execution import BodyRun
 from .faults import FaultInjector
 from .head import Gcs
 from .ids import IdMaker
 from .isolation import Exports, process_salt
 from .kernel import Kernel, Timer
+from .line_budget import LineBudgetExceeded
 from .log import EventLog
 from .memory import MemoryMonitor
 from .objects import ObjectTable
