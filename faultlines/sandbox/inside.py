@@ -25,6 +25,7 @@ run, for that worker process's own copy of the learner's state (processes.py).
 from __future__ import annotations
 
 import copy
+import inspect
 import linecache
 import os
 import resource
@@ -59,6 +60,8 @@ class Inside:
         self.namespace: dict[str, Any] = {}
         self.snapshots: dict[int, dict] = {}
         self._snap = 0
+        self.generators: dict[int, tuple[Any, Any]] = {}
+        self._gens = 0
         self.hdr: dict = {}  # the request being served's header: the calling attempt, if any
         from faultlines.grader import budgets
 
@@ -71,6 +74,9 @@ class Inside:
             "body": self.body,
             "new": self.new,
             "method": self.method,
+            "gen": self.gen,
+            "gen_method": self.gen_method,
+            "next": self.next,
             "snapshot": self.snapshot,
             "restore": self.restore,
         }
@@ -142,6 +148,7 @@ class Inside:
         """A new run: a new namespace, the compiled module run in it, the last run's objects let go."""
         self.link.clear()
         self.snapshots.clear()
+        self.generators.clear()
         self.budgets.Counter.active = None
         self.link.counter = None
         with self.loader.fresh() as namespace:  # the grader's own load (submission.CompiledFile)
@@ -174,6 +181,48 @@ class Inside:
         args, kwargs = _own_copies(args, kwargs)
         with self.link.processes.running(target, self.hdr):
             return _own(target(*args, **kwargs))
+
+    # A learner's generator lives here between the judge's steps (proxies._stepped), one run's
+    # at most MAX_GENERATORS: a run that makes more is refused, not remembered without end.
+    def gen(self, fn: Any, args: list, kwargs: dict) -> int:
+        target = fn._function if isinstance(fn, client.RemoteFunction) else fn
+        if not inspect.isgeneratorfunction(target):
+            raise ChannelBroken("the judge asked to step what is not a generator")
+        args, kwargs = _own_copies(args, kwargs)
+        return self._keep(target, target(*args, **kwargs))
+
+    def gen_method(self, instance: Any, name: str, args: list, kwargs: dict) -> int:
+        member = getattr(type(instance), name, None)
+        if not inspect.isgeneratorfunction(member):
+            raise ChannelBroken("the judge asked to step what is not a generator")
+        args, kwargs = _own_copies(args, kwargs)
+        return self._keep(type(instance), getattr(instance, name)(*args, **kwargs))
+
+    def _keep(self, owner: Any, generator: Any) -> int:
+        if len(self.generators) >= MAX_GENERATORS:
+            raise RuntimeError(f"more than {MAX_GENERATORS} generators running in one grading run")
+        self._gens += 1
+        self.generators[self._gens] = (owner, generator)
+        return self._gens
+
+    def next(self, handle: int) -> list:
+        """One item of a kept generator: [True, item], or [False, None] once it is done. Its code
+        runs as the calling attempt's process, as a body's does; an exception or an unwind (the
+        body blocked) ends it, as it ends a generator in one process."""
+        kept = self.generators.get(handle) if type(handle) is int else None
+        if kept is None:
+            raise ChannelBroken("the judge asked for a generator this run does not hold")
+        owner, generator = kept
+        try:
+            with self.link.processes.running(owner, self.hdr):
+                item = next(generator)
+        except StopIteration:
+            del self.generators[handle]
+            return [False, None]
+        except BaseException:
+            del self.generators[handle]
+            raise
+        return [True, _own(item)]
 
     def new(self, cls: Any) -> Any:
         target: Any = cls._cls if isinstance(cls, client.ActorClass) else cls
@@ -213,6 +262,7 @@ def _own_copies(args: list, kwargs: dict) -> tuple[list, dict]:
 
 
 _PLAIN = (type(None), bool, int, float, str, bytes)
+MAX_GENERATORS = 10_000  # live at once in one grading run
 
 
 def _limit(limits: dict) -> None:

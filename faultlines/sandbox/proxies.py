@@ -28,6 +28,7 @@ from miniray import sim
 from miniray.api_surface import OPTIONS, SHIPPED
 
 from . import errors, kinds, wire
+from .channel import ChannelBroken
 
 
 class Bridge(Protocol):
@@ -179,15 +180,40 @@ def _named(fn: Any, meta: dict, method: str = "") -> Any:
     return fn
 
 
+GENERATOR = "a generator"  # what client._unsupported says of a (sync) generator function
+
+
 def _refuse(what: str, name: str) -> None:
     raise TypeError(
-        f"{name} is {what}: the graded sandbox runs task and actor bodies that return once, "
-        "not generators or async methods (grade it with --unsafe-local to try it)"
+        f"{name} is {what}: the graded sandbox runs task and actor bodies that return or yield, "
+        "not async ones (grade it with --unsafe-local to try it)"
     )
+
+
+def _stepped(bridge: Bridge, started: Any) -> Any:
+    """The judge's side of a learner's generator: miniray steps this one (each `yield` a step of
+    the body, journaled as in one process), and each step asks the jail for the learner's next
+    item. A body that blocks unwinds the jail's generator with it, and miniray re-runs this one
+    from the start, as it re-runs a generator body in one process."""
+    handle = started()
+    while True:
+        step = bridge.run_body("next", handle)
+        if type(step) is not list or len(step) != 2 or type(step[0]) is not bool:
+            raise ChannelBroken("broke the protocol: a generator's step has the wrong shape")
+        if not step[0]:
+            return
+        yield step[1]
 
 
 def _body(bridge: Bridge, ref: JailRef, meta: dict) -> Any:
     unsupported = str(meta.get("unsupported") or "")
+    if unsupported == GENERATOR:
+
+        def generator(*args: Any, **kwargs: Any) -> Any:
+            yield from _stepped(bridge, lambda: bridge.run_body("gen", ref, list(args), kwargs))
+
+        generator.__dict__[MARK] = ref
+        return _named(generator, meta)
 
     def body(*args: Any, **kwargs: Any) -> Any:
         if unsupported:
@@ -233,6 +259,18 @@ def _actor_class(bridge: Bridge, ref: JailRef, meta: dict, depth: int) -> type:
         opts = methods.get(name)
         opts = dict(opts) if isinstance(opts, dict) else {}
         unsupported = str(opts.pop("_fl_unsupported", "") or "")
+        if unsupported == GENERATOR:
+
+            def generator(self: Any, *args: Any, **kwargs: Any) -> Any:
+                instance = self._fl_live.instance
+                yield from _stepped(
+                    bridge, lambda: bridge.run_body("gen_method", instance, name, list(args), kwargs)
+                )
+
+            fn = _named(generator, meta, name)
+            if opts:
+                fn.__miniray_method_options__ = opts
+            return fn
 
         def run(self: Any, *args: Any, **kwargs: Any) -> Any:
             if unsupported:
