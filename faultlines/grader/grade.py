@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from faultlines.classmap import canonical
-
+from . import canonical
 from .budgets import Counter
 from .exercise import Exercise, TierSpec
 from .report import Failure, Report, TierResult
