@@ -59,3 +59,13 @@ def test_replay_loads_the_debugger_it_uses():
     status, modules = loaded("replay", "--help")
     assert status == 0
     assert "faultlines.debugger.page" in modules
+
+
+def test_every_verb_names_a_module_with_its_arguments_and_its_run():
+    import importlib
+
+    from faultlines.cli import VERBS
+
+    for verb, (module, _help) in VERBS.items():
+        found = importlib.import_module(f"faultlines.cli.{module}")
+        assert callable(found.add_arguments) and callable(found.run), verb
