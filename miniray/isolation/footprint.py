@@ -198,25 +198,31 @@ class _Walk:
 
     def value(self, kind: str, owner: Any, name: str, value: Any, shared: bool, code_slot: bool) -> None:
         """Place one value found in a slot: walk it, and make the slot own, shared or nothing."""
-        per_process = kind == "hash" or (kind == "attr" and isinstance(owner, type))
+        whole = self.whole
+        if shared and not whole:
+            return  # the engine's export: only a process's own slots, only what they reach
         if value is MISSING:
-            self.add(Slot(kind, owner, name, per_process), shared)
+            self.add(Slot(kind, owner, name, _per_process(kind, owner)), shared)
         elif _walkable(value):
             self.push(value, shared)
-            if code_slot or not isinstance(value, _DEFINITIONS):
-                self.add(Slot(kind, owner, name, per_process), True)
+            if whole and (code_slot or not isinstance(value, _DEFINITIONS)):
+                self.add(Slot(kind, owner, name, _per_process(kind, owner)), True)
         elif isinstance(value, _ATOMIC):
             return
         elif self._is_shared(value):
-            self.add(Slot(kind, owner, name, per_process), True)
-            wrapped = getattr(value, "__wrapped__", None)  # a remote function's own code
-            if wrapped is not None and not isinstance(value, type):
-                self.push(wrapped, True)
+            if whole:
+                self.add(Slot(kind, owner, name, _per_process(kind, owner)), True)
+                self._wrapped(value)
         else:
-            self.add(Slot(kind, owner, name, per_process), shared)
-            wrapped = getattr(value, "__wrapped__", None)
-            if wrapped is not None and not isinstance(value, type):
-                self.push(wrapped, True)
+            self.add(Slot(kind, owner, name, _per_process(kind, owner)), shared)
+            if whole:
+                self._wrapped(value)
+
+    def _wrapped(self, value: Any) -> None:
+        """A remote function's or a decorated object's own code: what runs when it is called."""
+        wrapped = getattr(value, "__wrapped__", None)
+        if wrapped is not None and not isinstance(value, type):
+            self.push(wrapped, True)
 
     def run(self) -> None:
         while self.stack:
@@ -301,6 +307,11 @@ def _function_slots(fn: types.FunctionType, whole: bool) -> Iterator[tuple[str, 
     for name, value in fn.__dict__.items():
         if not (name.startswith("__") and name.endswith("__")):
             yield "attr", fn, name, value, True
+
+
+def _per_process(kind: str, owner: Any) -> bool:
+    """A class attribute (one class per process) or the name `hash` (one salt per process)."""
+    return kind == "hash" or (kind == "attr" and isinstance(owner, type))
 
 
 def _by_value(obj: Any, by_value: Callable[[str], bool]) -> bool:
