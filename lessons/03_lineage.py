@@ -91,14 +91,16 @@ def node_loss() -> dict[str, str]:
     cluster.remove_node(node)  # the node dies with its object store
     cluster.add_node(num_cpus=2, resources={"w": 1})  # a replacement joins
 
-    after = {}
-    for name, ref in refs.items():
-        try:
-            ray.get(ref)
-            after[name] = "came back"
-        except ray.exceptions.RayError as error:
-            after[name] = type(error).__name__
-    return after
+    return {name: fate(ref) for name, ref in refs.items()}
+
+
+def fate(ref) -> str:
+    """What `ray.get` says of a ref after the loss: "came back", or the error it raises."""
+    try:
+        ray.get(ref)
+        return "came back"
+    except ray.exceptions.RayError as error:
+        return type(error).__name__
 
 
 # %% [markdown]

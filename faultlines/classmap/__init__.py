@@ -3,8 +3,9 @@
 `python -m faultlines grade-all EXERCISE|all FOLDER --report OUT/` writes OUT/report.html (one
 offline page), OUT/groups.csv and OUT/replays/<n>.html. Modules:
 
-- canonical: a failing schedule in words that do not depend on the learner's names or step
-  counts (the grader computes it on the run it reports: Failure.canonical)
+- (the canonical form it groups on, a failing schedule in words that do not depend on the
+  learner's names or step counts, is the grader's: faultlines/grader/canonical.py, computed on
+  the run it reports as Failure.canonical; so the class map stands on the grader, never under)
 - signature: what makes two failures the same mistake
 - handin: what the map reads, one row per submission of an exercise (grade-all builds them)
 - progress: a folder of learners' progress files, regraded where they carry the source

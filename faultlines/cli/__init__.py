@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
+import importlib
 import os
 import signal
 import sys
@@ -34,14 +35,33 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def parser() -> argparse.ArgumentParser:
-    from . import grade, grade_all, replay
+# Each verb: its module (cli/<module>.py, with `add_arguments` and `run`) and its help line. A
+# verb's module is imported only when that verb runs, otter-grader style: `grade --help` loads
+# the grader and the jail, never the debugger, the class map or the widgets `replay` and
+# `grade-all --report` need (tests/cli/test_verbs_load.py holds it).
+VERBS: dict[str, tuple[str, str]] = {
+    "grade": ("grade", "grade one submission (exit 0 all passed, 1 some failed, 2 bad input)"),
+    "grade-all": ("grade_all", "grade a folder of submissions: CSV summary, Gradescope results"),
+    "replay": ("replay", "replay a failing schedule from its token and print the timeline"),
+}
 
+
+def chosen_verb(argv: list[str]) -> str | None:
+    """The verb argv names: the top parser takes no option with a value, so it is the first
+    word that is not an option (None for `--help` alone, or no verb)."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def parser(argv: list[str]) -> argparse.ArgumentParser:
+    """The CLI's parser: every verb listed with its help line, and the arguments of the verb
+    argv names, whose module is imported now."""
+    chosen = chosen_verb(argv)
     top = _Parser(prog="python -m faultlines", description="Grade Fault Lines exercises.")
     verbs = top.add_subparsers(dest="verb", required=True, parser_class=_Parser)
-    grade.add_parser(verbs)
-    grade_all.add_parser(verbs)
-    replay.add_parser(verbs)
+    for name, (module, text) in VERBS.items():
+        p = verbs.add_parser(name, help=text)
+        if name == chosen:
+            importlib.import_module(f"{__name__}.{module}").add_arguments(p)
     return top
 
 
@@ -51,7 +71,7 @@ def main(argv: list[str]) -> int:
         # `kill -USR1 <pid>` prints every thread's stack to stderr: a stuck grade-all says where.
         faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:
-        args = parser().parse_args(argv)
+        args = parser(argv).parse_args(argv)
         status = int(args.run(args))
         sys.stdout.flush()  # here, not at exit: a reader that went away (`| head`) is handled below
         return status

@@ -16,8 +16,8 @@ from faultlines.sandbox import source
 from . import UsageError, isolation
 
 
-def add_parser(verbs: argparse._SubParsersAction) -> None:
-    p = verbs.add_parser("grade", help="grade one submission (exit 0 all passed, 1 some failed, 2 bad input)")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The verb's arguments, on the parser cli/__init__ made for it (with its help line)."""
     p.add_argument("exercise", help="an exercise's id (fault05) or its folder (exercises/fault05)")
     p.add_argument("submission")
     p.add_argument(

@@ -21,14 +21,14 @@ from typing import Any
 
 from faultlines.grader.safe_text import visible
 
-from . import UsageError, class_folder, class_report, classroom, fanout, isolation, summary
+from . import UsageError, class_folder, classroom, fanout, isolation, summary
 from .class_folder import Batch
 from .classroom import StudentResult
 from .grade import check_exercise, exercise_id, hidden_text
 
 
-def add_parser(verbs: argparse._SubParsersAction) -> None:
-    p = verbs.add_parser("grade-all", help="grade a folder of submissions: CSV summary, Gradescope results")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The verb's arguments, on the parser cli/__init__ made for it (with its help line)."""
     p.add_argument(
         "exercise",
         help="an exercise's id (fault05), its folder (exercises/fault05), or `all`: FOLDER holds one folder per exercise",
@@ -168,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
                 print(visible(f"{batch.prefix}{r.key}: {r.message}"), file=sys.stderr)
         print(f"graded {len(rows)} submissions of {batch.exercise}: {batch.out / 'summary.csv'}")
     if report is not None:
+        # Here, not at the top: the class map's page and groups load only when --report asks.
+        from . import class_report
+
         handins = [h for batch, rows in results for h in class_report.handins(batch, rows)]
         class_report.write(report, plan, handins, args.jobs, hidden, _replay_args(args))
     everyone = [r for _, rows in results for r in rows]

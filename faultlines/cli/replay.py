@@ -25,8 +25,8 @@ from faultlines.sandbox.source import read as read_submission
 from . import UsageError, isolation
 
 
-def add_parser(verbs: argparse._SubParsersAction) -> None:
-    p = verbs.add_parser("replay", help="replay a failing schedule from its token and print the timeline")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The verb's arguments, on the parser cli/__init__ made for it (with its help line)."""
     p.add_argument("token", help="a replay token (FL1...) or a share link (...#s=...)")
     p.add_argument("submission", nargs="?")
     p.add_argument(

@@ -8,7 +8,8 @@
 Modules: exercise (the folder contract), checks (what an exercise declares: scenarios,
 invariants, evidence), submission and notebook_state (a fresh load for every run), world (a
 scenario's context), schedule (moves, and each in plain words), runner (one run, judged),
-search (tiers 2 and 3), shrink, tokens (replay), share (links to the site's replay page),
+search (tiers 2 and 3), shrink, canonical (a failing schedule in the learner's-name-free words the class map groups
+on), tokens (replay), share (links to the site's replay page),
 budgets (counted, never timed), report (dataclasses), log_lines (a run's log as a report shows
 it) and the renderers render_text, render_html, render_json. docs/design/grader.md says how a
 hint rests on evidence from the run. The notebook entry points are in

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from faultlines.classmap import canonical
 from faultlines.reading.differ import Difference
 
-from . import determinism
+from . import canonical, determinism
 from .budgets import Counter
 from .exercise import Exercise, TierSpec
 from .report import Failure, Report, TierResult

@@ -30,7 +30,7 @@ class Failure:
     shrunk_from: int = 0  # length of the schedule as found
     moves: list[str] = field(default_factory=list)  # each schedule move in plain words
     # The schedule in words that do not depend on the learner's names or step counts
-    # (faultlines/classmap/canonical.py): what a class map groups on. None: not computed.
+    # (faultlines/grader/canonical.py): what a class map groups on. None: not computed.
     canonical: list[str] | None = None
 
     def signature(self, version: int) -> dict[str, Any]:

@@ -4,7 +4,9 @@ In one process, miniray gives every simulated worker its own copy of the learner
 closure and class-attribute state (miniray.isolation: footprints, exports, process spaces). With
 the judge and the jail apart, that state lives in the jail, so the copying happens here, with
 miniray's own pure isolation module, driven by what the judge sends with each call made inside a
-task body: the attempt's key, its worker's pid and which run of the attempt it is.
+task body: the attempt's key, its worker's pid and which run of the attempt it is. What a
+function reaches is miniray's one walk of learner state (miniray/isolation/footprint.py says its
+rules), the same the engine and the notebook grader ask.
 
 - An export (a function's or class's slots and their values) is taken at its first `.remote()`
   in the run: here when the jail submits it, else at its first body (submitted by the judge: an

@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .footprint import Footprint, footprint, is_handle
+from .footprint import MISSING, Footprint, Slot, footprint, is_handle
 from .hashing import process_salt, salted_hash
 from .shared_state import SharedStateWarning, warn_file_write, warn_writes
 from .space import Export, ProcessSpace
 
 __all__ = [
+    "MISSING",
+    "Slot",
     "Export",
     "Exports",
     "Footprint",

@@ -26,6 +26,8 @@ from .shared_state import facts
 MISSING: Any = object()  # a slot with no value now (a global deleted, a cell not yet assigned)
 
 _CODE_LIKE = (types.FunctionType, type, types.MethodType, staticmethod, classmethod, property)
+_DEFINITIONS = (types.FunctionType, type, staticmethod, classmethod, property)  # bound: defining code
+_ATOMIC = (types.ModuleType, types.BuiltinFunctionType)  # never a slot, never walked
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, range, type(Ellipsis))
 
 
@@ -125,102 +127,191 @@ def immutable(value: Any) -> bool:
 
 class Footprint:
     """The slots a function or class reaches, and the learner functions it may run (scanned for
-    writes to shared state)."""
+    writes to shared state). `slots`: each simulated process's own (what cloudpickle copies);
+    `shared`: the rest a run could change, which a run's processes share (see `footprint`),
+    found only when asked (`whole=True`)."""
 
-    __slots__ = ("slots", "functions")
+    __slots__ = ("slots", "functions", "shared")
 
-    def __init__(self, slots: tuple[Slot, ...], functions: tuple[types.FunctionType, ...]):
+    def __init__(
+        self,
+        slots: tuple[Slot, ...],
+        functions: tuple[types.FunctionType, ...],
+        shared: tuple[Slot, ...] = (),
+    ):
         self.slots = slots
         self.functions = functions
+        self.shared = shared
 
 
-def footprint(root: Any, by_value: Callable[[str], bool], library: Callable[[str], bool]) -> Footprint:
-    """Walk from `root` through the functions and classes it can reach; collect the slots of
-    those defined in modules copied by value. Instances of a library's classes (a grader's
-    simulated checkpoint store, say) are shared like miniray's handles: they stand for services
-    outside the cluster."""
+def footprint(
+    root: Any, by_value: Callable[[str], bool], library: Callable[[str], bool], whole: bool = False
+) -> Footprint:
+    """The one walk of learner state: the engine's exports (each process's own copy), the
+    grader's fresh notebook state for every run (faultlines/grader/notebook_state.py: `whole`)
+    and the jail's processes (faultlines/sandbox/processes.py) all ask it. The rules, once:
 
-    def _shared(value: Any) -> bool:
-        return _builtin_shared(value) or library(getattr(type(value), "__module__", None) or "")
+    - Walked: functions and classes copied by value (`by_value`, or defined inside a function),
+      their bases, methods, properties, bound methods' functions, a SimpleNamespace's values; of
+      another module's function, only the learner functions its closure holds.
+    - A process's own slot (`slots`, Ray's cloudpickle copies it): a global the code names that
+      exists, or that it assigns (`global x`); the name `hash`; a closure cell holding data; a
+      mutable default; a function attribute or a non-dunder class attribute holding data.
+    - Shared by a run's processes (`shared`, with `whole`; a fresh run still copies them): what
+      Ray would not copy into a worker or exports on its own: miniray's handles and a library's
+      instances (services outside the cluster; `library`), and what a remote function or an
+      actor class (`__wrapped__`) reaches; and what only a later run could see changed: a name
+      the code names that does not exist yet, a cell or function attribute holding code, bound
+      methods and namespaces, immutable defaults.
+    - Never a slot: modules, builtins, code bound to a global or a class attribute (rebinding
+      it is defining code), another module's functions and classes (imported fresh, shared).
+    """
+    walk = _Walk(by_value, library, whole)
+    walk.push(root, False)
+    walk.run()
+    own = walk.slots[False]
+    shared = tuple(s for k, s in walk.slots[True].items() if k not in own)
+    return Footprint(tuple(own.values()), tuple(walk.functions), shared)
 
-    slots: dict[tuple, Slot] = {}
-    functions: list[types.FunctionType] = []
-    seen: set[int] = set()
-    stack: list[Any] = [root]
 
-    def add(slot: Slot) -> None:
-        slots.setdefault(slot.key, slot)
+class _Walk:
+    """One walk's state: the stack of (object, reached only through what runs share), what it
+    has seen, and the slots found, own (False) and shared (True)."""
 
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, types.FunctionType):
-            if not _by_value(obj, by_value):
-                # Another module's function (a grader's scenario, say): not copied, but learner
-                # functions it closes over (a submission's namespace) run in this process too.
-                for cell in obj.__closure__ or ():
-                    try:
-                        inner = cell.cell_contents
-                    except ValueError:
-                        continue
-                    if _walkable(inner):
-                        stack.append(inner)
+    def __init__(self, by_value: Callable[[str], bool], library: Callable[[str], bool], whole: bool):
+        self.by_value, self.library, self.whole = by_value, library, whole
+        self.slots: dict[bool, dict[tuple, Slot]] = {False: {}, True: {}}
+        self.functions: list[types.FunctionType] = []
+        self.seen: set[tuple[int, bool]] = set()
+        self.stack: list[tuple[Any, bool]] = []
+
+    def push(self, obj: Any, shared: bool) -> None:
+        if self.whole or not shared:
+            self.stack.append((obj, shared))
+
+    def add(self, slot: Slot, shared: bool) -> None:
+        if self.whole or not shared:
+            self.slots[shared].setdefault(slot.key, slot)
+
+    def _is_shared(self, value: Any) -> bool:
+        return _builtin_shared(value) or self.library(getattr(type(value), "__module__", None) or "")
+
+    def value(self, kind: str, owner: Any, name: str, value: Any, shared: bool, code_slot: bool) -> None:
+        """Place one value found in a slot: walk it, and make the slot own, shared or nothing."""
+        whole = self.whole
+        if shared and not whole:
+            return  # the engine's export: only a process's own slots, only what they reach
+        if value is MISSING:
+            self.add(Slot(kind, owner, name, _per_process(kind, owner)), shared)
+        elif _walkable(value):
+            self.push(value, shared)
+            if whole and (code_slot or not isinstance(value, _DEFINITIONS)):
+                self.add(Slot(kind, owner, name, _per_process(kind, owner)), True)
+        elif isinstance(value, _ATOMIC):
+            return
+        elif self._is_shared(value):
+            if whole:
+                self.add(Slot(kind, owner, name, _per_process(kind, owner)), True)
+                self._wrapped(value)
+        else:
+            self.add(Slot(kind, owner, name, _per_process(kind, owner)), shared)
+            if whole:
+                self._wrapped(value)
+
+    def _wrapped(self, value: Any) -> None:
+        """A remote function's or a decorated object's own code: what runs when it is called."""
+        wrapped = getattr(value, "__wrapped__", None)
+        if wrapped is not None and not isinstance(value, type):
+            self.push(wrapped, True)
+
+    def run(self) -> None:
+        while self.stack:
+            obj, shared = self.stack.pop()
+            if (id(obj), shared) in self.seen:
                 continue
-            functions.append(obj)
-            for kind, owner, name, value in _function_slots(obj):
-                if _walkable(value):  # a SimpleNamespace too: a grader's view of a submission
-                    stack.append(value)
-                elif value is MISSING or not _shared(value):
-                    # MISSING: a `global`/`nonlocal` the body assigns later is its own too
-                    add(Slot(kind, owner, name, per_process=kind == "hash"))
-        elif isinstance(obj, type):
-            if not _by_value(obj, by_value):
-                continue
-            for base in obj.__mro__[1:]:
-                stack.append(base)
-            for name, value in list(vars(obj).items()):
-                if _walkable(value):
-                    stack.append(value)
-                elif not (name.startswith("__") and name.endswith("__")) and not _shared(value):
-                    add(Slot("attr", obj, name, per_process=True))
-        elif isinstance(obj, types.MethodType):
-            stack.append(obj.__func__)
-        elif isinstance(obj, (staticmethod, classmethod)):
-            stack.append(obj.__func__)
-        elif isinstance(obj, property):
-            stack.extend(f for f in (obj.fget, obj.fset, obj.fdel) if f is not None)
-        elif isinstance(obj, types.SimpleNamespace):  # a grader's view of a submission's functions
-            stack.extend(v for v in vars(obj).values() if _walkable(v))
-    return Footprint(tuple(slots.values()), tuple(functions))
+            self.seen.add((id(obj), shared))
+            if isinstance(obj, types.FunctionType):
+                self.function(obj, shared)
+            elif isinstance(obj, type):
+                self.cls(obj, shared)
+            elif isinstance(obj, (types.MethodType, staticmethod, classmethod)):
+                self.push(obj.__func__, shared)
+            elif isinstance(obj, property):
+                for f in (obj.fget, obj.fset, obj.fdel):
+                    if f is not None:
+                        self.push(f, shared)
+            elif isinstance(obj, types.SimpleNamespace):  # a grader's view of a submission's functions
+                for name, v in vars(obj).items():
+                    if _walkable(v):
+                        self.push(v, shared)
+                    else:
+                        self.value("attr", obj, name, v, True, False)
+
+    def function(self, fn: types.FunctionType, shared: bool) -> None:
+        if not _by_value(fn, self.by_value):
+            # Another module's function (a grader's scenario, say): not copied, but learner
+            # functions it closes over (a submission's namespace) run in this process too.
+            for cell in fn.__closure__ or ():
+                try:
+                    inner = cell.cell_contents
+                except ValueError:
+                    continue
+                if _walkable(inner):
+                    self.push(inner, shared)
+            return
+        if not shared:
+            self.functions.append(fn)
+        for kind, owner, name, value, own in _function_slots(fn, self.whole):
+            self.value(kind, owner, name, value, shared or not own, kind in ("cell", "attr"))
+
+    def cls(self, cls: type, shared: bool) -> None:
+        if not _by_value(cls, self.by_value):
+            return
+        for base in cls.__mro__[1:]:
+            self.push(base, shared)
+        for name, value in list(vars(cls).items()):
+            if _walkable(value):
+                self.push(value, shared)
+            elif not (name.startswith("__") and name.endswith("__")):
+                self.value("attr", cls, name, value, shared, False)
 
 
-def _function_slots(fn: types.FunctionType) -> Iterator[tuple[str, Any, str, Any]]:
-    """(kind, owner, name, value) of each place the function's state may live; the caller makes a
-    Slot of the ones that hold learner data (most are modules and functions: no Slot for them)."""
+def _function_slots(fn: types.FunctionType, whole: bool) -> Iterator[tuple[str, Any, str, Any, bool]]:
+    """(kind, owner, name, value, a process's own?) of each place the function's state may
+    live; `footprint` makes a Slot of the ones that hold learner data."""
     g = fn.__globals__
     names = code_names(fn.__code__)
     for name in names:
         if name in g:
-            yield "global", g, name, g[name]
+            yield "global", g, name, g[name], True
     if "hash" in names and "hash" not in g:  # the builtin, read by name: each process salts its own
-        yield "hash", g, "hash", MISSING
-    for name in facts(fn.__code__).stores:  # `global x; x = ...` before x exists
+        yield "hash", g, "hash", MISSING, True
+    stores = facts(fn.__code__).stores
+    for name in stores:  # `global x; x = ...` before x exists
         if name not in g:
-            yield "global", g, name, MISSING
+            yield "global", g, name, MISSING, True
+    if whole:  # a name it reads that exists in no run yet: a later run may have made it
+        for name in names:
+            if name not in g and name not in stores and name != "hash":
+                yield "global", g, name, MISSING, False
     for cell in fn.__closure__ or ():
         try:
-            yield "cell", cell, "", cell.cell_contents
+            yield "cell", cell, "", cell.cell_contents, True
         except ValueError:  # not assigned yet
-            yield "cell", cell, "", MISSING
-    if fn.__defaults__ and not immutable(fn.__defaults__):
-        yield "attr", fn, "__defaults__", fn.__defaults__
-    if fn.__kwdefaults__ and not all(immutable(v) for v in fn.__kwdefaults__.values()):
-        yield "attr", fn, "__kwdefaults__", fn.__kwdefaults__
+            yield "cell", cell, "", MISSING, True
+    for name in ("__defaults__", "__kwdefaults__"):
+        values = getattr(fn, name)
+        if values:
+            mutable = not all(immutable(v) for v in (values.values() if name == "__kwdefaults__" else values))
+            yield "attr", fn, name, values, mutable
     for name, value in fn.__dict__.items():
         if not (name.startswith("__") and name.endswith("__")):
-            yield "attr", fn, name, value
+            yield "attr", fn, name, value, True
+
+
+def _per_process(kind: str, owner: Any) -> bool:
+    """A class attribute (one class per process) or the name `hash` (one salt per process)."""
+    return kind == "hash" or (kind == "attr" and isinstance(owner, type))
 
 
 def _by_value(obj: Any, by_value: Callable[[str], bool]) -> bool:
@@ -235,4 +326,4 @@ def _walkable(value: Any) -> bool:
 
 def _builtin_shared(value: Any) -> bool:
     """Not copied: modules, builtins, and miniray's handles."""
-    return isinstance(value, (types.ModuleType, types.BuiltinFunctionType)) or is_handle(value)
+    return isinstance(value, _ATOMIC) or is_handle(value)

@@ -1,11 +1,11 @@
-"""Canonical schedules (faultlines/classmap/canonical.py): the same mistake in the same words
+"""Canonical schedules (faultlines/grader/canonical.py): the same mistake in the same words
 whatever the learner named things or however many calls came before the fault."""
 
 from __future__ import annotations
 
 from grader_support import REPO, grade_file
 
-from faultlines.classmap import canonical
+from faultlines.grader import canonical
 from faultlines.reading import Reading
 from miniray.sim import Record
 

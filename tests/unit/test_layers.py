@@ -1,6 +1,8 @@
 """The intended structure (docs/design/layers.toml, shown in docs/design/simulator.md): miniray's
 floors, imports pointing down, no circles, no hidden imports, dependencies pointing one way, and
-one doorway from the course into the engine.
+one doorway from the course into the engine; the course's own floors (faultlines' subpackages,
+strictly downward, so no circle between them), and the names the sandbox writes as strings,
+each resolved to a real object.
 
 Read from the source with `ast`, so it checks what a newcomer's change does to the structure, not
 what happens to import first at run time. Floors and circles count every import that runs: at
@@ -13,6 +15,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import importlib
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -260,3 +263,231 @@ def test_the_course_enters_the_engine_through_its_doorway():
         "past miniray's public face (docs/design/layers.toml lists it): use miniray.sim, or give "
         "the name a public home there:\n" + "\n".join(wrong)
     )
+
+
+# -- the course's floors (layers.toml [course_floors]) ------------------------------------------------
+COURSE = REPO / "faultlines"
+COURSE_FLOORS: dict[str, int] = LAYERS["course_floors"]
+
+
+def _room(path: Path) -> str:
+    """The subpackage (or top-level module) a faultlines file belongs to: `grader`, `notebook`."""
+    parts = path.relative_to(COURSE).parts
+    return parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+
+
+def _course_imports(path: Path) -> list[tuple[str, int]]:
+    """(the faultlines room imported, line) of every import that runs in a faultlines file: at
+    the top and inside functions; TYPE_CHECKING ones, which never run, left out. Relative
+    imports resolved from the file's package."""
+    package = list(path.relative_to(REPO).with_suffix("").parts[:-1])  # ["faultlines", "grader"]
+    found: list[tuple[str, int]] = []
+
+    def rooms(dotted: str) -> list[str]:
+        parts = dotted.split(".")
+        return [parts[1]] if parts[0] == "faultlines" and len(parts) > 1 else []
+
+    def walk(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if _type_checking(child):
+                continue
+            if isinstance(child, ast.Import):
+                found.extend((r, child.lineno) for a in child.names for r in rooms(a.name))
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package[: len(package) - (child.level - 1)] + (
+                        [child.module] if child.module else []
+                    )
+                else:
+                    base = (child.module or "").split(".")
+                if len(base) > 1 or child.module is not None:
+                    found.extend((r, child.lineno) for r in rooms(".".join(base)))
+                if len(base) == 1:  # `from faultlines import notebook`, `from . import debugger`
+                    found.extend((r, child.lineno) for a in child.names for r in rooms(f"{base[0]}.{a.name}"))
+            else:
+                walk(child)
+
+    walk(ast.parse(path.read_text()))
+    return [(r, line) for r, line in found if (COURSE / r).is_dir() or (COURSE / f"{r}.py").is_file()]
+
+
+def _course_files() -> list[Path]:
+    return sorted(p for p in COURSE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_every_room_of_the_course_has_a_floor():
+    rooms = {_room(p) for p in _course_files()}
+    assert rooms - set(COURSE_FLOORS) == set(), "give it a floor in docs/design/layers.toml [course_floors]"
+    assert set(COURSE_FLOORS) - rooms == set(), "a floor for a room that is gone"
+
+
+def test_the_course_imports_only_downward():
+    wrong = []
+    for path in _course_files():
+        me = _room(path)
+        for room, line in _course_imports(path):
+            if room != me and COURSE_FLOORS[room] >= COURSE_FLOORS[me]:
+                wrong.append(
+                    f"{path.relative_to(REPO)}:{line} imports faultlines.{room} "
+                    f"(floor {COURSE_FLOORS[room]}, not below {me}'s {COURSE_FLOORS[me]})"
+                )
+    assert not wrong, "an import in the course does not point down (docs/design/layers.toml):\n" + "\n".join(
+        wrong
+    )
+
+
+def test_no_circle_between_the_courses_rooms():
+    graph: dict[str, set[str]] = {room: set() for room in COURSE_FLOORS}
+    for path in _course_files():
+        graph[_room(path)].update(r for r, _ in _course_imports(path) if r != _room(path))
+    assert circles(graph) == []
+
+
+def test_the_course_floor_check_sees_function_level_and_relative_imports():
+    fake = COURSE / "notebook.py"  # read as it is: a relative import, and one inside a function
+    seen = {room for room, _ in _course_imports(fake)}
+    assert {"grader", "cell_runs", "debugger"} <= seen
+
+
+# -- names written as strings (layers.toml [named]) ---------------------------------------------------
+_MODULE = re.compile(r"^(miniray|faultlines)(\.[A-Za-z_]\w*)*$")
+_QUALNAME = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+
+
+def resolve(module: str, qualname: str | None = None) -> object:
+    """Where "module:qualname" is defined: its module's file, and the definition of each part
+    of the qualname in it (read from the source, not imported: the jail's modules need Linux's
+    `resource`, which Pyodide has not); raises if there is none."""
+    parts = module.split(".")
+    path = REPO.joinpath(*parts).with_suffix(".py")
+    if not path.is_file():
+        path = REPO.joinpath(*parts, "__init__.py")
+    if not path.is_file():
+        raise ImportError(f"no module {module}")
+    scope: list[ast.stmt] = ast.parse(path.read_text()).body
+    found: object = path
+    for part in (qualname or "").split(".") if qualname else ():
+        for node in scope:
+            if _defines(node, part):
+                found = node
+                scope = node.body if isinstance(node, ast.ClassDef) else []
+                break
+        else:
+            raise AttributeError(f"{module} defines no {qualname}")
+    return found
+
+
+def _defines(node: ast.stmt, name: str) -> bool:
+    if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return node.name == name
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return any((a.asname or a.name.split(".")[0]) == name for a in node.names)
+    targets = (
+        node.targets
+        if isinstance(node, ast.Assign)
+        else [node.target]
+        if isinstance(node, ast.AnnAssign)
+        else []
+    )
+    return any(n.id == name for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+
+
+def _string(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def named_in(path: Path) -> list[tuple[int, str, str | None]]:
+    """(line, module, qualname or None) of each name a file writes as a string: "module:qualname",
+    ("module", "qualname"), a `__module__` compared with "module" (with the `__name__` it is
+    compared with beside it), and a module's dotted name ("faultlines.cli.child" for `-m`).
+    Docstrings are prose, left out."""
+    tree = ast.parse(path.read_text())
+    prose = {
+        id(n.body[0].value)
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and n.body
+        and isinstance(n.body[0], ast.Expr)
+        and _string(n.body[0].value) is not None
+    }
+    out: list[tuple[int, str, str | None]] = []
+    paired: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+            module, qualname = (_string(e) for e in node.elts)
+            if module and qualname and "." in module and _MODULE.match(module) and _QUALNAME.match(qualname):
+                out.append((node.lineno, module, qualname))
+                paired.update(id(e) for e in node.elts)
+        elif isinstance(node, ast.BoolOp):  # type(x).__name__ == "Named" and type(x).__module__ == "m"
+            said = {}
+            for value in node.values:
+                if isinstance(value, ast.Compare) and isinstance(value.left, ast.Attribute):
+                    text = _string(value.comparators[0])
+                    if text is not None and value.left.attr in ("__name__", "__module__"):
+                        said[value.left.attr] = (text, value.comparators[0])
+            if "__module__" in said and "__name__" in said and _MODULE.match(said["__module__"][0]):
+                out.append((node.lineno, said["__module__"][0], said["__name__"][0]))
+                paired.update(id(n) for _, n in said.values())
+    for node in ast.walk(tree):
+        text = _string(node)
+        if text is None or id(node) in prose or id(node) in paired:
+            continue
+        module, colon, qualname = text.partition(":")
+        if colon and _MODULE.match(module) and _QUALNAME.match(qualname):
+            out.append((node.lineno, module, qualname))
+        elif not colon and _MODULE.match(text) and "." in text:
+            out.append((node.lineno, text, None))
+    return out
+
+
+def _named_files() -> list[Path]:
+    return sorted({p for pattern in LAYERS["named"]["files"] for p in REPO.glob(pattern)})
+
+
+def test_every_name_the_sandbox_writes_as_a_string_is_a_real_object():
+    wrong, seen = [], 0
+    for path in _named_files():
+        for line, module, qualname in named_in(path):
+            seen += 1
+            try:
+                resolve(module, qualname)
+            except (ImportError, AttributeError) as e:
+                wrong.append(f"{path.relative_to(REPO)}:{line} names {module}:{qualname or ''} ({e})")
+    assert seen >= 10  # the strategies, the judge's classes, the jail's Reload and Named, -m modules
+    assert not wrong, "a name written as a string names nothing (renamed?):\n" + "\n".join(wrong)
+
+
+def test_miniray_s_shipped_names_are_where_they_say():
+    from miniray.api_surface import SHIPPED
+
+    def real(name: str) -> object:
+        module, _, attr = name.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+    moved = [name for name, value in SHIPPED.items() if real(name) is not value]
+    assert not moved, moved
+
+
+def test_the_name_check_finds_a_renamed_name(tmp_path):
+    fake = tmp_path / "fake.py"
+    fake.write_text(
+        '"""faultlines.nowhere:Doc is prose."""\n'
+        'A = "miniray.strategies:NoSuchStrategy"\n'
+        'B = ("faultlines.sandbox.inside", "Reload")\n'
+        "C = type(x).__name__ == 'Gone' and type(x).__module__ == 'faultlines.sandbox.inside'\n"
+        'D = ["-m", "faultlines.cli.no_such_verb"]\n'
+    )
+    found = named_in(fake)
+    assert [(m, q) for _, m, q in found] == [
+        ("faultlines.sandbox.inside", "Reload"),
+        ("faultlines.sandbox.inside", "Gone"),
+        ("miniray.strategies", "NoSuchStrategy"),
+        ("faultlines.cli.no_such_verb", None),
+    ]
+    broken = []
+    for _, module, qualname in found:
+        try:
+            resolve(module, qualname)
+        except (ImportError, AttributeError):
+            broken.append(qualname or module)
+    assert broken == ["Gone", "NoSuchStrategy", "faultlines.cli.no_such_verb"]
