@@ -132,7 +132,9 @@ def test_ending_the_cli_ends_the_whole_jail(tmp_path, how):
     path.write_text(SLEEPER)
     args = [sys.executable, "-m", "faultlines", "grade", "fault05", str(path), "--wall-seconds", "600"]
     if how == "timeout":
-        args = ["timeout", "5", *args]
+        # Long enough for the jail to start on a loaded machine (5 s was not, at load 12), so the
+        # timeout lands while the jail runs, which is the case under test.
+        args = ["timeout", "15", *args]
     # As a terminal starts it: with Ctrl-C's default action. A job a non-interactive shell puts in
     # the background (as CI may run this suite) inherits SIGINT ignored, and Python then never
     # turns SIGINT into KeyboardInterrupt.
