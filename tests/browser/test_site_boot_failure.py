@@ -84,7 +84,7 @@ def test_a_dropped_boot_file_is_told_and_retry_starts_the_lab_keeping_edits(new_
     # Retry: a new lab in the same page (no reload), with the edit, and a kernel that runs.
     navigations = []
     page.on("framenavigated", lambda frame: frame == page.main_frame and navigations.append(frame.url))
-    page.get_by_role("button", name="Retry").click()
+    page.get_by_role("button", name="Retry", exact=True).click()  # a figure's alt text may say "retry"
     assert failed.is_hidden()
     frame_locator, frame = wait_for_lab(page)
     frame_locator.locator(".jp-CodeCell", has_text=EDIT_MARKER).wait_for(timeout=30_000)
@@ -122,7 +122,7 @@ def test_on_a_dark_phone_a_failed_start_is_told_on_the_page_and_retry_starts_the
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and 0 <= box["y"] < 844, box
     assert page.locator(".fl-lab__cover").is_hidden()
 
-    page.get_by_role("button", name="Retry").click()
+    page.get_by_role("button", name="Retry", exact=True).click()  # a figure's alt text may say "retry"
     assert failed.is_hidden()
     frame_locator, frame = wait_for_lab(page)
     assert page.locator("iframe.fl-lab__iframe").bounding_box()["width"] == 390
