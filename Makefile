@@ -12,7 +12,7 @@ SITE_VENV := .venv-site
 SITE_STAMP := $(SITE_VENV)/.site-installed
 BROWSER_STAMP := $(VENV)/.browser-installed
 
-.PHONY: test test-ray conformance-live stress-grade-all lint serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps sandbox-deps bench mutants wheels clean
+.PHONY: test test-extra test-ray conformance-live stress-grade-all lint serve site dev ray-venv node-deps pyodide-wheels site-deps browser-deps sandbox-deps bench mutants wheels clean
 
 ## Python dev environment (miniray editable + test tools)
 $(DEV_STAMP): pyproject.toml
@@ -55,7 +55,11 @@ lint: $(DEV_STAMP)
 	$(BIN)/mypy miniray faultlines hooks conformance
 
 test: lint $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps sandbox-deps site
-	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q --durations=15
+	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q --durations=15 -m "not slow_extra"
+
+## The slower variants of checks make test already makes (marked slow_extra): more themes and widths
+test-extra: $(DEV_STAMP) $(RAY_STAMP) $(NODE_STAMP) $(PYODIDE_WHEELS_STAMP) browser-deps sandbox-deps site
+	RAY_PYTHON=$(CURDIR)/$(RAY_VENV)/bin/python $(BIN)/python -m pytest -q -m slow_extra
 
 ## grade-all --ray against a real Ray cluster started on this machine (slow to start: not in `make test`)
 test-ray: $(DEV_STAMP) $(RAY_STAMP) sandbox-deps

@@ -32,8 +32,20 @@ def _pages(site_dir) -> list[str]:
     return [page for page in pages if page != "404.html"] + ["this/page/does/not/exist/"]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", [1280, 390])
+# Every page at a desktop width in light and a phone's in dark in make test; the two other pairs
+# (each a minute and more of axe over ~60 pages) in make test-extra.
+EXTRA = pytest.mark.slow_extra
+
+
+@pytest.mark.parametrize(
+    ("width", "scheme"),
+    [
+        (1280, "light"),
+        (390, "dark"),
+        pytest.param(1280, "dark", marks=EXTRA),
+        pytest.param(390, "light", marks=EXTRA),
+    ],
+)
 def test_no_serious_accessibility_violation(new_context, base_url, site_dir, scheme, width):
     if not AXE.is_file():
         pytest.skip("axe-core is not installed: run `make node-deps`")
