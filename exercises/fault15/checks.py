@@ -38,7 +38,7 @@ class Travel(Service):
     def quote(self, trip: str, leg: str) -> int:
         """The price of one leg (slow: two seconds). Reserves nothing."""
         time.sleep(QUOTE_S)
-        return self._svc.call("travel", "quote", f"{trip}/{leg}", lambda: PRICES[leg], record=False)
+        return self._svc.call("api", "quote", f"{trip}/{leg}", lambda: PRICES[leg], record=False)
 
     def reserve(self, trip: str, leg: str, price: int) -> str:
         """Reserve one leg; returns its reservation id. Each call makes a reservation."""
@@ -46,7 +46,7 @@ class Travel(Service):
         def run() -> str:
             return self._made(trip, [leg], price, "reserve")
 
-        rid = self._svc.call("travel", "reserve", f"{trip}/{leg}", run)
+        rid = self._svc.call("api", "reserve", f"{trip}/{leg}", run)
         time.sleep(REPLY_S)
         return rid
 
@@ -59,7 +59,7 @@ class Travel(Service):
                 self.by_trip[trip] = self._made(trip, sorted(prices), sum(prices.values()), "reserve_all")
             return self.by_trip[trip]
 
-        rid = self._svc.call("travel", "reserve_all", f"{trip}/{'+'.join(sorted(prices))}", run)
+        rid = self._svc.call("api", "reserve_all", f"{trip}/{'+'.join(sorted(prices))}", run)
         time.sleep(REPLY_S)
         return rid
 
@@ -70,7 +70,7 @@ class Travel(Service):
             legs = {leg: r["id"] for r in self.reservations if r["trip"] == trip for leg in r["legs"]}
             return legs or None
 
-        return self._svc.call("travel", "booking", trip, run, record=False)
+        return self._svc.call("api", "booking", trip, run, record=False)
 
     def _made(self, trip: str, legs: list[str], price: int, by: str) -> str:
         rid = f"R{len(self.reservations) + 1}"
@@ -214,5 +214,5 @@ def submitted_again(outcome: Any, ctx: Any) -> bool:
 def late_cancel(outcome: Any, ctx: Any) -> bool:
     """The cancel reached book_trip after the trip's reservation had been made."""
     cancels = _cancels(ctx)
-    made = ctx.reading.of(sim.Kind.EFFECT, service="travel")
+    made = ctx.reading.of(sim.Kind.EFFECT, service="api")
     return bool(cancels) and any(r.index < cancels[0].index for r in made)

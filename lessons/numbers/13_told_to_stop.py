@@ -12,12 +12,12 @@ from faultlines.stories.told_to_stop import CANCEL_AT, MODES, ROW_S, ROWS, expor
 
 
 def _error(o: dict, name: str) -> str:
-    error = o[f"{name}_error"]
+    error = o.get(f"{name}_error", o.get(f"_{name}_error"))  # the interrupted one is shown only
     return "returned normally" if error is None else f"`{error['class']}`"
 
 
 def _interrupted(o: dict) -> str:
-    if o["interrupted_error"] is None:
+    if o["_interrupted_error"] is None:
         return "returned"
     return f"raises {_error(o, 'interrupted')}"
 
