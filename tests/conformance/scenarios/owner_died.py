@@ -8,6 +8,11 @@ from _actors import dead, watch_states
 from _cluster import BIG, SmallCluster, on
 from _observe import outcome, pass_time
 
+# 70 s on real Ray under load, and once (a clean-clone make test) a get right after the owner's
+# kill read the value before Ray noticed the death: checked against its recording in `make test`
+# (twice the same in record.py), live in `make conformance-live`.
+LIVE_ON_RAY = False
+
 GET_TIMEOUT_S = 30  # a hang would be a finding, not a stuck suite
 
 
