@@ -186,23 +186,20 @@ class Inside:
     # at most MAX_GENERATORS: a run that makes more is refused, not remembered without end.
     def gen(self, fn: Any, args: list, kwargs: dict) -> int:
         target = fn._function if isinstance(fn, client.RemoteFunction) else fn
-        if not inspect.isgeneratorfunction(target):
-            raise ChannelBroken("the judge asked to step what is not a generator")
-        args, kwargs = _own_copies(args, kwargs)
-        return self._keep(target, target(*args, **kwargs))
+        return self._keep(target, target, args, kwargs)
 
     def gen_method(self, instance: Any, name: str, args: list, kwargs: dict) -> int:
-        member = getattr(type(instance), name, None)
-        if not inspect.isgeneratorfunction(member):
-            raise ChannelBroken("the judge asked to step what is not a generator")
-        args, kwargs = _own_copies(args, kwargs)
-        return self._keep(type(instance), getattr(instance, name)(*args, **kwargs))
+        return self._keep(type(instance), getattr(instance, name, None), args, kwargs)
 
-    def _keep(self, owner: Any, generator: Any) -> int:
+    def _keep(self, owner: Any, function: Any, args: list, kwargs: dict) -> int:
+        """Start `function`'s generator on this body's own copies of its arguments, and keep it."""
+        if not inspect.isgeneratorfunction(function):
+            raise ChannelBroken("the judge asked to step what is not a generator")
         if len(self.generators) >= MAX_GENERATORS:
             raise RuntimeError(f"more than {MAX_GENERATORS} generators running in one grading run")
+        args, kwargs = _own_copies(args, kwargs)
         self._gens += 1
-        self.generators[self._gens] = (owner, generator)
+        self.generators[self._gens] = (owner, function(*args, **kwargs))
         return self._gens
 
     def next(self, handle: int) -> list:
