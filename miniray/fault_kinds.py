@@ -101,6 +101,40 @@ def _drain_node(inj: FaultInjector, fault: Fault) -> None:
 
 
 @kind(
+    "preempt_node",
+    "A spot node's preemption, notice and all: the node is drained for preemption with a deadline "
+    "`deadline_s` virtual seconds away (as drain_node), and at the deadline the cloud takes it "
+    "(as kill_node), whatever still runs there. The target is a node, or an attempt (\"f#1/1\" "
+    "with step=: the node it runs on, just before its interaction `step`). Ray only announces the "
+    "deadline; the taking is the cloud's, which is why this is a kind apart from drain_node.",
+    params=(Param("deadline_s", float, 30.0, "virtual seconds from the notice to the node's end"),),
+    events=(Kind.NODE_DRAINING, Kind.NODE_DIED, Kind.WORKER_DIED),
+    # At an attempt's steps, not at kernel events: a job's steps may all fall in a few kernel
+    # events, and the notice must be tried between any two of them.
+    move=Move("preempt", Boundary.STEP, {"deadline_s": 30.0}),
+    words="a preemption notice for {target} (deadline in {deadline_s:g} s): the cloud takes the node "
+    "at the deadline",
+)
+def _preempt_node(inj: FaultInjector, fault: Fault) -> None:
+    node = inj.node(fault.target) or _node_running(inj, fault.target)
+    if node is None or not node.alive or node.is_head or node.drain is not None:
+        return
+    rt = inj.rt
+    deadline_s = max(0.0, fault.deadline_s)
+    rt.drains.drain(node, PREEMPTION, "", rt.drains.wall_ms(deadline_s) if deadline_s > 0 else 0)
+    # The node goes at the deadline unless it has exited idle before (kill_node leaves a node
+    # already gone alone).
+    rt.call_at(rt.now() + deadline_s, lambda: rt.kill_node(node, cause="preempted"), label="preempt-node")
+
+
+def _node_running(inj: FaultInjector, attempt: str):  # -> Node | None
+    for node in inj.rt.nodes:
+        if any(w.body is not None and w.body.key == attempt for w in node.workers):
+            return node
+    return None
+
+
+@kind(
     "kill_gcs",
     "The head node's GCS process dies (miniray/head).",
     events=(Kind.GCS_DIED,),

@@ -29,6 +29,7 @@ def test_every_kind_has_its_helper_its_token_and_its_events():
         "drain": "drain_node",
         "stall": "stall_actor",
         "cancel": "cancel_task",
+        "preempt": "preempt_node",
     }
     assert dict(sim.fault_kinds()) == KINDS
 
