@@ -329,14 +329,24 @@ def _after_notice(outcome: dict, ctx: Any) -> list[tuple[Any, Any, list[dict]]]:
     ]
 
 
+def _looked(ctx: Any, attempt: str) -> int:
+    """How many times an attempt read the draining table (its calls to the cluster, in order)."""
+    return sum(op == "get_draining_nodes" for op, _site in ctx.journals.get(attempt, []))
+
+
+def _taken_unsaved(outcome: Any, ctx: Any) -> list[tuple[Any, Any, list[dict]]]:
+    """Noticed attempts the cloud took at the deadline with no save of their own since the notice."""
+    return [
+        (n, a, did)
+        for n, a, did in _after_notice(outcome, ctx)
+        if a.how == DIED and not any(h["what"] == "save" and h["n"] % INTERVAL for h in did)
+    ]
+
+
 @checks.evidence_for("ignored-the-notice")
 def ignored(outcome: Any, ctx: Any) -> bool:
-    """An attempt ran on after its node's notice without a save of its own, until the cloud took the node."""
-    return any(
-        a.how == DIED and not any(h["what"] == "save" and h["n"] % INTERVAL for h in did)
-        and sum(h["what"] == "step" for h in did) >= 2
-        for _n, a, did in _after_notice(outcome, ctx)
-    )
+    """An attempt never read the draining table, ran on after its node's notice and was taken at the deadline."""
+    return any(not _looked(ctx, a.key) for _n, a, _did in _taken_unsaved(outcome, ctx))
 
 
 @checks.evidence_for("saved-and-stayed")
@@ -366,18 +376,12 @@ def stopped_without_saving(outcome: Any, ctx: Any) -> bool:
 
 @checks.evidence_for("checked-too-rarely")
 def checked_too_rarely(outcome: Any, ctx: Any) -> bool:
-    """An attempt saved on notice, but only after more than one step past the notice: it looks at the notice only now and then."""
-    for n, _a, did in _after_notice(outcome, ctx):
-        steps_first = 0
-        for h in did:
-            if h["what"] == "save":
-                break
-            steps_first += 1
-        if any(h["what"] == "save" for h in did) and steps_first >= 2:
+    """An attempt read the draining table, but fewer times than it ran steps: the deadline came before it looked again."""
+    for _n, a, _did in _taken_unsaved(outcome, ctx):
+        steps = sum(h["what"] == "step" and h["attempt"] == a.key for h in (outcome or {}).get("history", []))
+        if 0 < _looked(ctx, a.key) < steps:
             return True
-    return ignored(outcome, ctx) and any(
-        any(h["what"] == "save" and h["n"] % INTERVAL == 0 for h in did) for _n, _a, did in _after_notice(outcome, ctx)
-    )
+    return False
 
 
 @checks.evidence_for("another-nodes-notice")
@@ -404,3 +408,10 @@ def saved_the_wrong_count(outcome: Any, ctx: Any) -> bool:
 def raised_on_notice(outcome: Any, ctx: Any) -> bool:
     """The job raised an exception (Ray does not retry an application error unless told to)."""
     return bool(outcome) and bool(outcome.get("failed")) and "RayTaskError" in outcome["failed"]
+
+
+@checks.evidence_for("no-periodic-checkpoints")
+def no_periodic_checkpoints(outcome: Any, ctx: Any) -> bool:
+    """No checkpoint was saved at a multiple of the interval before a crash with no notice."""
+    saves = [h for h in (outcome or {}).get("history", []) if h["what"] == "save"]
+    return bool(_crashed(ctx)) and not any(h["n"] % INTERVAL == 0 for h in saves)

@@ -128,6 +128,7 @@ def _run(
     with counter.counting():
         run = sim_access.run_quiet(lambda: body(ctx.sub, ctx), faults, ex.max_events, sites)
     value, error = run.value, run.error
+    ctx.journals = run.journals  # for evidence: which of Ray's calls each attempt made, in order
     violations = _verdict(ex, ctx, run)
     if error is not None:
         value = None  # evidence reads None: the run ended without an outcome

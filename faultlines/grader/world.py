@@ -73,6 +73,9 @@ class Ctx:
         self.records: list[sim.Record] = []  # the run's log, as it happens (the scenario's cluster)
         self.listeners: list[Callable[[sim.Record], None]] = []  # also hear each record (the debugger)
         self.extra: dict[str, Any] = {}
+        # Each attempt's calls to the cluster, (op, site) in order, once the run is over (evidence
+        # reads them: whether a task asked Ray something at all, how often).
+        self.journals: dict[str, list[tuple[str, str]]] = {}
         self._pending_start = any(c.after_call == 0 for c in clients)
         self.streams: dict[str, Callable[[sim.Record, Ctx], Any]] = {}  # stream invariants still watching
         self.streamed: dict[str, Broken] = {}  # each broken stream invariant, at the record it broke
