@@ -104,7 +104,7 @@ def _drain_node(inj: FaultInjector, fault: Fault) -> None:
     "preempt_node",
     "A spot node's preemption, notice and all: the node is drained for preemption with a deadline "
     "`deadline_s` virtual seconds away (as drain_node), and at the deadline the cloud takes it "
-    "(as kill_node), whatever still runs there. The target is a node, or an attempt (\"f#1/1\" "
+    '(as kill_node), whatever still runs there. The target is a node, or an attempt ("f#1/1" '
     "with step=: the node it runs on, just before its interaction `step`). Ray only announces the "
     "deadline; the taking is the cloud's, which is why this is a kind apart from drain_node.",
     params=(Param("deadline_s", float, 30.0, "virtual seconds from the notice to the node's end"),),

@@ -137,6 +137,7 @@ def _launch(sub: Any, ctx: Any, neighbour: bool) -> dict:
         return sub.train(store, STEPS, INTERVAL, record.do_step)
 
     if neighbour:  # another tenant's long task on the other node, the one the notice is for
+
         @ray.remote(max_retries=0)
         def tenant() -> None:
             time.sleep(30.0)
@@ -194,9 +195,7 @@ def _crashed(ctx: Any) -> set[str]:
     struck = {f.target for f in ctx.faults if f.kind == "crash"}
     lost = {f.target for f in ctx.faults if f.kind == "kill_node"}
     return {
-        a.key
-        for a in ctx.reading.attempts("job")
-        if a.key in struck or (a.node in lost and a.how == DIED)
+        a.key for a in ctx.reading.attempts("job") if a.key in struck or (a.node in lost and a.how == DIED)
     }
 
 

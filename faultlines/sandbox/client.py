@@ -242,8 +242,6 @@ def install(config: dict) -> None:
     on `miniray`, `miniray.actor` and `miniray.util`, the clock and pids, and the names of
     miniray's own objects the judge takes for its own."""
     mod = sys.modules["miniray"]
-    import miniray._private.state  # noqa: F401  (the draining table's place, below)
-
     places = {"": mod, "actor": mod.actor, "util": mod.util, "_private.state.state": mod._private.state.state}
     for name, writes in dict(config.get("api", {})).items():
         where, _, attr = str(name).rpartition(".")
@@ -280,6 +278,13 @@ def build(miniray_dir: str) -> types.ModuleType:
     util.scheduling_strategies = scheduling_strategies  # type: ignore[attr-defined]
     util.NodeAffinitySchedulingStrategy = scheduling_strategies.NodeAffinitySchedulingStrategy  # type: ignore[attr-defined]
     util.PlacementGroupSchedulingStrategy = scheduling_strategies.PlacementGroupSchedulingStrategy  # type: ignore[attr-defined]
+    # `ray._private.state.state`, where Ray 2.60 shows a drain: its one call is the judge's (install).
+    private = types.ModuleType("miniray._private")
+    state = types.ModuleType("miniray._private.state")
+    state.state = types.SimpleNamespace()  # type: ignore[attr-defined]
+    private.state = state  # type: ignore[attr-defined]
+    sys.modules["miniray._private"] = mod._private = private  # type: ignore[attr-defined]
+    sys.modules["miniray._private.state"] = state
     return mod
 
 
