@@ -44,7 +44,8 @@ def _kill_node(inj: FaultInjector, fault: Fault) -> None:
 
 def _freeze(inj: FaultInjector, fault: Fault) -> None:
     rt = inj.rt
-    node = inj.node(fault.target)
+    # A node, or an attempt (with step=: the node it runs on, just before that interaction).
+    node = inj.node(fault.target) or _node_running(inj, fault.target)
     if node is not None and node.alive:
         until = rt.now() + (fault.duration if fault.duration > 0 else float("inf"))
         node.frozen_until = max(node.frozen_until, until)
