@@ -3,14 +3,12 @@ request, and the MkDocs build is clean under --strict (no broken links)."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 import urllib.parse
 import urllib.request
 
 import pytest
-from site_browser import REPO, without_warm_up
+from site_browser import without_warm_up
 
 pytestmark = pytest.mark.browser
 
@@ -68,17 +66,5 @@ def test_pages_load_with_no_console_error_and_no_off_site_request(site_dir, base
     traffic.assert_clean()
 
 
-def test_mkdocs_build_strict_passes(tmp_path):
-    mkdocs = REPO / ".venv-site/bin/mkdocs"
-    if not mkdocs.exists():
-        pytest.skip("site tools not installed: run `make site`")
-    # The pages and links only: the JupyterLite part is built (and checked) by `make site`.
-    env = dict(os.environ, FAULT_LINES_SKIP_LITE="1", NO_MKDOCS_2_WARNING="1")
-    result = subprocess.run(
-        [str(mkdocs), "build", "--strict", "-d", str(tmp_path / "site")],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+# The strict build of the pages alone (no JupyterLite) is made and checked once, by
+# tests/site_build/test_exercise_pages.py's quick build, which also reads its exercise pages.
