@@ -42,9 +42,9 @@ def _job(seed: int) -> dict:
         return i
 
     @ray.remote
-    def helper(i: int) -> Blob:
+    def helper(i: int, nbytes: int) -> Blob:
         time.sleep(0.2)
-        return Blob(40_000_000, f"helper-{i}")
+        return Blob(nbytes, f"helper-{i}")
 
     @ray.remote
     def use(block: Blob) -> int:
@@ -77,7 +77,10 @@ def _job(seed: int) -> dict:
     calls = [kind for kind in KINDS for _ in range(rng.randint(1, 3))]
     rng.shuffle(calls)
     for i, kind in enumerate(calls):
-        ref = helper.options(name=kind).remote(i)
+        # The kept kind's first output is small (a thumbnail, say): Ray inlines it, so ray memory
+        # shows it INLINED, held by the driver and not on disk.
+        nbytes = SMALL_BYTES if kind == leaky and not held else 40_000_000
+        ref = helper.options(name=kind).remote(i, nbytes)
         ray.get(use.remote(ref))
         if kind == leaky:
             held.append(ref)  # the leak: kept after its last use
@@ -94,6 +97,9 @@ def _job(seed: int) -> dict:
     report = {"timeline": events, "memory": [dict(r) for r in rows]}
     del held, blobs  # dropped in a fixed order, so every Python frees them alike
     return {"truth": truth, "report": report}
+
+
+SMALL_BYTES = 2_000  # under Ray's 100 KiB inline limit
 
 
 def _scenario(seed: int) -> Any:
