@@ -106,3 +106,30 @@ def test_a_rename_changes_every_name_the_learner_chose_and_none_the_exercise_spe
 def test_the_names_an_exercise_spells_include_its_fixed_schedules_targets():
     assert {"make_tally", "Tally"} <= variants.spelled(exercise.load("fault02"))
     assert {"make_pipeline", "run_pipeline", "clean"} <= variants.spelled(exercise.load("fault00"))
+
+
+@pytest.mark.parametrize("exercise_id", ["fault14", "fault15", "fault16"])
+def test_the_exercises_after_the_capstone_group_their_mistakes_too(tmp_path, exercise_id):
+    """A smaller class for each exercise of lessons 13 and 14: every catalogued mistake once as
+    written and some varied, a right solution among them; each mistake lands in one named group."""
+    ex = exercise.load(exercise_id)
+    students = len(ex.wrong_solutions()) + 3
+    made = variants.make_class(tmp_path, [exercise_id], students)
+    handins = []
+    for m in made:
+        report = grade.grade(ex, submission.from_file(tmp_path / m.key, ex.entry, ex.line_budget))
+        handins.append(
+            Handin(m.key, student_of(m.key.split("/", 1)[1]), m.exercise, report, path=tmp_path / m.key)
+        )
+    cmap = groups.build(handins, catalogue.by_signature)
+    assert all(h.passed == (not m.hint) for m, h in zip(made, handins)), [
+        (m.origin, h.passed) for m, h in zip(made, handins) if h.passed != (not m.hint)
+    ]
+    assert {m.origin for m in made if m.hint} == {f"wrong/{w.path.name}" for w in ex.wrong_solutions()}
+    origin = {h.key: m.origin for m, h in zip(made, handins)}
+    group_of: dict[str, set[int]] = {}
+    for g in cmap.groups:
+        for key in g.keys:
+            group_of.setdefault(origin[key], set()).add(g.number)
+    assert {o: n for o, n in group_of.items() if len(n) > 1} == {}
+    assert cmap.failures == sum(1 for m in made if m.hint) and cmap.in_named_groups == cmap.failures
