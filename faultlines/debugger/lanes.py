@@ -130,24 +130,32 @@ def build(model: Model, px_per_event: float = 24.0) -> Lanes:
     return lanes
 
 
-def seconds(t: float) -> str:
-    """A virtual time for an axis label: "0 s", "4.5 µs", "12 ms", "1.5 s"."""
-    if t == 0 or t >= 1:
-        return f"{t:g} s"
-    if t < 1e-3:
-        return f"{t * 1e6:.3g} µs"
-    return f"{t * 1e3:.3g} ms"
+def seconds(t: float, span: float | None = None) -> str:
+    """A virtual time for an axis label: "0 s", "4.5 µs", "12 ms", "1.5 s". With `span` (the
+    run's last time), in that span's unit to two decimals, so that a run of 1.5 s reads
+    "1.5 s", not "1.50004 s", and a burst 4.5 µs after the start reads "0 s" there."""
+    if span is None:
+        span = t
+    if t == 0 or span >= 1:
+        return f"{round(t, 2):g} s"
+    if span < 1e-3:
+        return f"{round(t * 1e6, 2):g} µs"
+    return f"{round(t * 1e3, 2):g} ms"
 
 
 def time_ticks(events: list[Event], px_per_event: float) -> list[tuple[float, str]]:
-    """A label where virtual time changes (and at the start), none closer than MIN_TICK_GAP."""
+    """A label where virtual time changes (and at the start), none closer than MIN_TICK_GAP, and
+    none that reads as the label before it (times closer than the axis can tell apart)."""
+    span = max((e.time for e in events), default=0.0)
     ticks: list[tuple[float, str]] = []
     last_time: float | None = None
     for event in events:
         if event.time != last_time:
             x = float(event.index)
-            if not ticks or (x - ticks[-1][0]) * px_per_event >= MIN_TICK_GAP:
-                ticks.append((x, seconds(event.time)))
+            label = seconds(event.time, span)
+            fits = not ticks or (x - ticks[-1][0]) * px_per_event >= MIN_TICK_GAP
+            if fits and (not ticks or label != ticks[-1][1]):
+                ticks.append((x, label))
             last_time = event.time
     return ticks
 

@@ -93,3 +93,18 @@ def test_runs_differ_here_is_never_under_the_broken_invariants_line(differ, brok
     elif line == "upper":
         assert left + width < b_left or left > b_right
     assert left >= 0 and left + width <= PLOT.left + PLOT.width + 12
+
+
+def test_axis_labels_are_in_the_runs_unit_and_never_repeat():
+    from faultlines.debugger.lanes import seconds, time_ticks
+    from faultlines.reading import Event
+
+    assert (seconds(1.50004, 1.5), seconds(4.5e-6, 1.5), seconds(0.012, 0.5), seconds(4.5e-6, 5e-5)) == (
+        "1.5 s",
+        "0 s",
+        "12 ms",
+        "4.5 µs",
+    )
+    times = [0.0, 4.5e-6, 9e-6, 1.0, 1.50004, 1.500041]
+    events = [Event(i, t, i, "task.start", {}, "", "", False) for i, t in enumerate(times)]
+    assert [label for _, label in time_ticks(events, 100)] == ["0 s", "1 s", "1.5 s"]
