@@ -30,7 +30,7 @@ STEPS = 12
 INTERVAL = 4  # given to train: periodic checkpoints after steps 3 and 7 (done = 4, 8)
 STEP_S = 1.0
 CHECKPOINT_S = 1.0
-PREEMPT_DEADLINE_S = 3.0  # a step and a checkpoint fit before the deadline, four steps do not
+PREEMPT_DEADLINE_S = 3.5  # the step under way, a periodic save and a notice save fit; no more
 START = 1
 MAX_LAUNCHES = 8  # the launcher gives up past this many submissions (a job that never finishes)
 CKPT = "ckpt"
@@ -151,7 +151,9 @@ def _launch(sub: Any, ctx: Any, neighbour: bool) -> dict:
         try:
             result = ray.get(ref)
         except ray.exceptions.RayError as e:
-            failed = f"{type(e).__name__}: {str(e).splitlines()[0]}"
+            # A task's error ends with what the task raised; its first line is only "ray::job()".
+            lines = [line for line in str(e).strip().splitlines() if line.strip()]
+            failed = f"{type(e).__name__}: {lines[-1].strip() if lines else ''}"
             break
         if result is not None or launches >= MAX_LAUNCHES:
             break
@@ -237,25 +239,31 @@ def right_weights(outcome: dict, ctx: Any) -> str | None:
 
 @checks.invariant("loses-nothing-to-a-notice")
 def loses_nothing(outcome: dict, ctx: Any) -> list[str | Broken]:
-    """After a preemption notice for its node, the job finishes the step it is in, saves, and stops before the deadline: no step it did there is run again."""
+    """After a preemption notice for its node, the job finishes the step it is in, saves, and returns before the deadline: no step it did there is run again, and the cloud takes an idle node."""
     problems: list[str | Broken] = []
     crashed = _crashed(ctx)
     for notice, attempt in _noticed(outcome, ctx):
         if attempt.key in crashed:
             continue  # a crash came first: that loss is the crash's (resumes-from-the-last-checkpoint)
         lost = _lost_to(notice, attempt, outcome)
-        if not lost:
-            continue
         deadline = notice.get("deadline")
-        taken = (
-            f"; the cloud took {notice['node']} at {deadline:g} s with {attempt.key} still running there"
-            if attempt.how == DIED and deadline is not None
+        taken = attempt.how == DIED and deadline is not None and (attempt.ended or 0) >= deadline
+        if not lost and not taken:
+            continue
+        what = (
+            f"steps {', '.join(map(str, lost))} were done again after it"
+            if lost
+            else "Ray had to run it again elsewhere (it kept the node instead of giving it back)"
+        )
+        took = (
+            f"; the cloud took {notice['node']} at {deadline:g} s with {attempt.key} still there"
+            if taken
             else ""
         )
         problems.append(
             Broken(
                 f"{notice['node']} got its preemption notice at {notice.time:g} s while {attempt.key} ran there"
-                f"{taken}: steps {', '.join(map(str, lost))} were done again after it",
+                f"{took}: {what}",
                 attempts=[attempt.key],
                 at=notice.index,
             )
@@ -318,42 +326,91 @@ def checkpoint_overhead(outcome: dict, ctx: Any) -> str | None:
 
 
 # -- evidence for the hints -----------------------------------------------------------------------
-def _after_notice(outcome: dict, ctx: Any) -> list[tuple[Any, Any, list[dict]]]:
-    """(notice, attempt, what that attempt did after the notice) for each notice of its node."""
-    history = outcome.get("history", []) if outcome else []
-    return [
-        (n, a, [h for h in history if h["attempt"] == a.key and h["t"] > n.time])
-        for n, a in _noticed(outcome or {}, ctx)
-        if a.key not in _crashed(ctx)
-    ]
+# What a noticed attempt did after its notice, as the run shows it: its steps and saves (with the
+# time each ended) and, from its journal, each read of the draining table between them.
+Act = tuple[str, float, int]  # ("step" | "save" | "look", when it happened, the step or count)
 
 
-def _looked(ctx: Any, attempt: str) -> int:
-    """How many times an attempt read the draining table (its calls to the cluster, in order)."""
-    return sum(op == "get_draining_nodes" for op, _site in ctx.journals.get(attempt, []))
+def _acts(outcome: Any, ctx: Any, attempt: str) -> list[Act]:
+    done = [h for h in (outcome or {}).get("history", []) if h["attempt"] == attempt]
+    acts: list[Act] = []
+    t, i = -1.0, 0
+    for op, _site in ctx.journals.get(attempt, []):
+        if op == "get_draining_nodes":
+            acts.append(("look", t, -1))  # a read takes no time: it happened as the last act ended
+        elif op in ("trainer.do_step", "ckpt.save") and i < len(done):
+            t = done[i]["t"]
+            acts.append((done[i]["what"], t, done[i]["n"]))
+            i += 1
+    return acts
 
 
-def _taken_unsaved(outcome: Any, ctx: Any) -> list[tuple[Any, Any, list[dict]]]:
-    """Noticed attempts the cloud took at the deadline with no save of their own since the notice."""
-    return [
-        (n, a, did)
-        for n, a, did in _after_notice(outcome, ctx)
-        if a.how == DIED and not any(h["what"] == "save" and h["n"] % INTERVAL for h in did)
-    ]
+def _since_notice(outcome: Any, ctx: Any, how: str = DIED) -> list[list[Act]]:
+    """For each attempt noticed on its node that ended `how` (DIED: the cloud took it at the
+    deadline) with no crash first, its acts since the notice."""
+    out = []
+    for n, a in _noticed(outcome or {}, ctx):
+        if a.how == how and a.key not in _crashed(ctx):
+            acts = _acts(outcome, ctx, a.key)
+            out.append([x for x in acts if x[1] > n.time or (x[0] == "look" and x[1] >= n.time)])
+    return out
+
+
+def _notice_save(acts: list[Act]) -> int | None:
+    """The index of the first save since the notice that is not a periodic one."""
+    for i, (what, _t, n) in enumerate(acts):
+        periodic = n % INTERVAL == 0 and i > 0 and acts[i - 1][0] == "step" and acts[i - 1][2] == n - 1
+        if what == "save" and not periodic:
+            return i
+    return None
 
 
 @checks.evidence_for("ignored-the-notice")
 def ignored(outcome: Any, ctx: Any) -> bool:
-    """An attempt never read the draining table, ran on after its node's notice and was taken at the deadline."""
-    return any(not _looked(ctx, a.key) for _n, a, _did in _taken_unsaved(outcome, ctx))
+    """An attempt the cloud took after its notice never read the draining table at all."""
+    return any(
+        not any(op == "get_draining_nodes" for op, _ in ctx.journals.get(a.key, []))
+        for _n, a in _noticed(outcome or {}, ctx)
+        if a.how == DIED and a.key not in _crashed(ctx)
+    )
 
 
 @checks.evidence_for("saved-and-stayed")
 def saved_and_stayed(outcome: Any, ctx: Any) -> bool:
-    """An attempt saved after its node's notice and then went on with more steps on that node."""
-    for _n, a, did in _after_notice(outcome, ctx):
-        kinds = [h["what"] for h in did]
-        if "save" in kinds and "step" in kinds[kinds.index("save") + 1 :] and a.how == DIED:
+    """An attempt saved on its notice and then ran more steps there, until the cloud took the node."""
+    for acts in _since_notice(outcome, ctx):
+        i = _notice_save(acts)
+        if i is not None and any(w == "step" for w, _t, _n in acts[i + 1 :]):
+            return True
+    return False
+
+
+@checks.evidence_for("stayed-until-taken")
+def stayed_until_taken(outcome: Any, ctx: Any) -> bool:
+    """An attempt saved on its notice, ran no step after it, and was still there at the deadline."""
+    for acts in _since_notice(outcome, ctx):
+        i = _notice_save(acts)
+        if i is not None and not any(w == "step" for w, _t, _n in acts[i + 1 :]):
+            return True
+    return False
+
+
+@checks.evidence_for("went-on-after-seeing")
+def went_on_after_seeing(outcome: Any, ctx: Any) -> bool:
+    """An attempt read the draining table after its notice (so saw it) and then ran another step."""
+    for acts in _since_notice(outcome, ctx):
+        looks = [i for i, a in enumerate(acts) if a[0] == "look"]
+        if looks and _notice_save(acts) is None and any(a[0] == "step" for a in acts[looks[0] + 1 :]):
+            return True
+    return False
+
+
+@checks.evidence_for("checked-too-rarely")
+def checked_too_rarely(outcome: Any, ctx: Any) -> bool:
+    """After its notice an attempt ran two or more steps or saves before it next read the draining table."""
+    for acts in _since_notice(outcome, ctx):
+        first_look = next((i for i, a in enumerate(acts) if a[0] == "look"), len(acts))
+        if first_look >= 2 and _notice_save(acts[:first_look]) is None:
             return True
     return False
 
@@ -361,24 +418,8 @@ def saved_and_stayed(outcome: Any, ctx: Any) -> bool:
 @checks.evidence_for("stopped-without-saving")
 def stopped_without_saving(outcome: Any, ctx: Any) -> bool:
     """An attempt returned after its node's notice without saving what it had done since its last checkpoint."""
-    history = (outcome or {}).get("history", [])
-    for _n, a, did in _after_notice(outcome, ctx):
-        if a.how != FINISHED or any(h["what"] == "save" for h in did):
-            continue
-        mine = [h for h in history if h["attempt"] == a.key]
-        last_save = max([h["n"] for h in mine if h["what"] == "save"], default=-1)
-        last_step = max([h["n"] for h in mine if h["what"] == "step"], default=-1)
-        if last_step + 1 > last_save:
-            return True
-    return False
-
-
-@checks.evidence_for("checked-too-rarely")
-def checked_too_rarely(outcome: Any, ctx: Any) -> bool:
-    """An attempt read the draining table, but fewer times than it ran steps: the deadline came before it looked again."""
-    for _n, a, _did in _taken_unsaved(outcome, ctx):
-        steps = sum(h["what"] == "step" and h["attempt"] == a.key for h in (outcome or {}).get("history", []))
-        if 0 < _looked(ctx, a.key) < steps:
+    for acts in _since_notice(outcome, ctx, how=FINISHED):
+        if not any(w == "save" for w, _t, _n in acts):
             return True
     return False
 

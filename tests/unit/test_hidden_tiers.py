@@ -17,7 +17,7 @@ from faultlines.grader import exercise, grade, submission
 HIDDEN = REPO / "tests/fixtures/hidden"
 PASSING = [
     ("fault14", "reference.py"),
-    ("fault14", "right/look_before_each_step.py"),
+    ("fault14", "right/range_with_a_flag.py"),
     ("fault15", "reference.py"),
     ("fault15", "right/plan_then_book.py"),
     ("fault16", "reference.py"),
@@ -36,8 +36,9 @@ def _hidden_tiers(exercise_id: str, name: str) -> list:
     return [t for t in grade.grade(ex, sub).tiers if t.hidden]
 
 
-def test_every_exercise_with_hidden_tiers_is_checked_here():
-    assert {p.parent.name for p in HIDDEN.glob("*/tiers.toml")} == {e for e, _ in PASSING}
+def test_every_exercise_after_the_capstone_has_hidden_tiers_checked_here():
+    # fault05's hidden tiers are the CLI's and the sandbox's fixture (tests/cli, test_grader.py).
+    assert {p.parent.name for p in HIDDEN.glob("*/tiers.toml")} - {"fault05"} == {e for e, _ in PASSING}
 
 
 @pytest.mark.parametrize(("exercise_id", "name"), PASSING)

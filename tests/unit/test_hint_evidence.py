@@ -230,3 +230,47 @@ def test_fault09_the_starters_hot_loop_is_the_due_group_starving_not_a_step_budg
 def test_a_loop_of_the_learners_own_is_still_the_step_budget():
     source = "def make_policy():\n    def policy(pg, now):\n        while True:\n            pass\n    return policy\n"
     assert _hint("fault09", source)[0] == "step-budget"
+
+
+FAULT14_LOOKS_ONCE_AT_THE_START = (
+    "import miniray as ray\n"
+    "def train(ckpt, steps, interval, do_step):\n"
+    "    saved = ckpt.load()\n"
+    "    done, weights = saved if saved is not None else (0, 1)\n"
+    "    if ray.get_runtime_context().get_node_id() in ray._private.state.state.get_draining_nodes():\n"
+    "        return None\n"
+    "    while done < steps:\n"
+    "        weights = do_step(done, weights)\n"
+    "        done += 1\n"
+    "        if done % interval == 0 and done < steps:\n"
+    "            ckpt.save(done, weights)\n"
+    "    return weights\n"
+)
+FAULT14_SAVES_EVERY_STEP_WHILE_DRAINING = (
+    "import miniray as ray\n"
+    "def train(ckpt, steps, interval, do_step):\n"
+    "    saved = ckpt.load()\n"
+    "    done, weights = saved if saved is not None else (0, 1)\n"
+    "    me = ray.get_runtime_context().get_node_id()\n"
+    "    while done < steps:\n"
+    "        weights = do_step(done, weights)\n"
+    "        done += 1\n"
+    "        draining = me in ray._private.state.state.get_draining_nodes()\n"
+    "        if done < steps and (draining or done % interval == 0):\n"
+    "            ckpt.save(done, weights)\n"
+    "    return weights\n"
+)
+
+
+def test_fault14_a_job_that_looked_once_read_the_table_too_rarely_it_did_not_ignore_it():
+    assert _hint("fault14", FAULT14_LOOKS_ONCE_AT_THE_START) == (
+        "loses-nothing-to-a-notice",
+        "checked-too-rarely",
+    )
+
+
+def test_fault14_saving_on_every_step_while_draining_went_on_training_it_did_not_just_wait():
+    assert _hint("fault14", FAULT14_SAVES_EVERY_STEP_WHILE_DRAINING) == (
+        "loses-nothing-to-a-notice",
+        "saved-and-stayed",
+    )
