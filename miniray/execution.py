@@ -98,6 +98,7 @@ class BodyRun:
         self.journal: list[JournalEntry] = []
         self.sites: list[tuple[str, str]] = []  # (op, file:line) of each entry: kept after it ends
         self.asking: tuple[str, str] = ("", "")  # the call that blocked, answered by `resume`
+        self.calling = 0
         self.cursor = 0
         self.emitted = 0
         self.live = True
@@ -297,6 +298,7 @@ class BodyRun:
         self._strike_before(cursor)
         site = self._site()
         self.asking = (op, site)
+        self.calling += 1  # what the call itself reads of a service is the call's (miniray/outside.py)
         try:
             value = live()
         except (Suspended, WorkerExit) as signal:
@@ -304,6 +306,8 @@ class BodyRun:
         except Exception as e:
             self._record(op, site, False, fresh_error(e))
             raise
+        finally:
+            self.calling -= 1
         self._record(op, site, True, value)
         return value
 

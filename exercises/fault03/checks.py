@@ -24,6 +24,7 @@ from typing import Any
 import miniray as ray
 from faultlines.grader.checks import Broken, Checks, Service
 from faultlines.reading import Kind
+from miniray import liveness, sim
 from miniray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 checks = Checks()
@@ -79,9 +80,26 @@ def _describe(value: Any, want: bytes) -> str:
     return "different bytes"
 
 
+WAKE_S = 60.0  # the watched run waits this long before reading: a paused attempt wakes meanwhile
+
+
 @checks.scenario("four-outputs")
 def four_outputs(sub: Any, ctx: Any) -> dict:
+    return _four_outputs(sub, ctx, watched=False)
+
+
+@checks.scenario("four-outputs-watched")
+def four_outputs_watched(sub: Any, ctx: Any) -> dict:
+    """The same pipeline with a failure detector on (miniray.liveness): a node that stops
+    answering is presumed dead and its tasks run again elsewhere, while the paused attempt may
+    still wake and finish what it was doing (a zombie), as on Ray."""
+    return _four_outputs(sub, ctx, watched=True)
+
+
+def _four_outputs(sub: Any, ctx: Any, watched: bool) -> dict:
     cluster = ctx.cluster(workers=2, cpus_per_worker=2)
+    if watched:
+        liveness.enable(probe_interval_s=5.0, unhealthy_threshold=3)
     node_ids = [n.node_id for n in cluster.worker_nodes]  # NodeAffinity takes ids, not names
     ledger = Ledger(ctx.services)
     refs = sub.build(ledger)
@@ -106,6 +124,8 @@ def four_outputs(sub: Any, ctx: Any) -> dict:
             for i, node_id in enumerate(node_ids)
         ]
     )
+    if watched:
+        sim.sleep(WAKE_S)
     values: dict[str, Any] = {}
     for name in OUTPUTS:
         ref = refs[name]
@@ -172,3 +192,16 @@ def ledger_keys_differ(outcome: Any, ctx: Any) -> bool:
     """The ledger holds several keyed lines, each under a different key."""
     keys = [k for k, _ in (outcome or {}).get("ledger", [])]
     return len(keys) > 1 and all(keys) and len(set(keys)) == len(keys)
+
+
+@checks.evidence_for("checked-then-wrote")
+def checked_then_wrote(outcome: Any, ctx: Any) -> bool:
+    """Two attempts of publish each read the ledger's lines before appending: a check, then a write."""
+    checked = [
+        key
+        for key, calls in ctx.journals.items()
+        if key.startswith("publish#")
+        and [op for op, _ in calls if op in ("read Ledger.lines", "ledger.append")][:2]
+        == ["read Ledger.lines", "ledger.append"]
+    ]
+    return len(checked) >= 2

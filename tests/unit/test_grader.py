@@ -287,7 +287,7 @@ def test_a_hint_must_rest_on_evidence_from_the_run(tmp_path, monkeypatch, hint, 
     [
         (
             'moves = ["evict"]',
-            r"names an unknown move 'evict'; the moves are node_loss, pause, drain, stall, crash, cancel, client",
+            r"names an unknown move 'evict'; the moves are node_loss, pause, drain, preempt, stall, crash, cancel, client",
         ),
         ('moves = ["crash"]\ncaps = { pause = 1 }', "caps 'pause', which is not one of its moves"),
         ('moves = ["pause"]\nmove_args = { pause = { length = 3 } }', "has no parameter 'length'"),
