@@ -1,5 +1,4 @@
-"""Every page of the built site answers 200, loads with no console error and no off-site
-request, and the MkDocs build is clean under --strict (no broken links)."""
+"""Every page of the built site, and every link on it, answers 200 (no broken links)."""
 
 from __future__ import annotations
 
@@ -8,7 +7,6 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from site_browser import without_warm_up
 
 pytestmark = pytest.mark.browser
 
@@ -53,17 +51,8 @@ def test_every_page_and_every_link_on_it_answers_200(site_dir, base_url):
     assert bad == {}
 
 
-def test_pages_load_with_no_console_error_and_no_off_site_request(site_dir, base_url, new_context):
-    context, traffic = new_context()
-    # No lab warm-up (a Python start in a worker while the page is read, tested with the kernel in
-    # test_site_kernel_boot): on every lesson page it would keep the network busy past "idle".
-    without_warm_up(context)
-    page = context.new_page()
-    for path in _pages(site_dir):
-        if path != "404.html":
-            page.goto(base_url + path.removesuffix("index.html"))
-            page.wait_for_load_state("networkidle")
-    traffic.assert_clean()
+# Every page's console and requests are checked by test_site_a11y.py's walks, which load every
+# page (and run axe there) with the same Traffic record: no second walk here.
 
 
 # The strict build of the pages alone (no JupyterLite) is made and checked once, by
