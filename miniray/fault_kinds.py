@@ -44,8 +44,7 @@ def _kill_node(inj: FaultInjector, fault: Fault) -> None:
 
 def _freeze(inj: FaultInjector, fault: Fault) -> None:
     rt = inj.rt
-    # A node, or an attempt (with step=: the node it runs on, just before that interaction).
-    node = inj.node(fault.target) or _node_running(inj, fault.target)
+    node = inj.node_of(fault.target)  # a node, or an attempt's (with step=: before that call)
     if node is not None and node.alive:
         until = rt.now() + (fault.duration if fault.duration > 0 else float("inf"))
         node.frozen_until = max(node.frozen_until, until)
@@ -94,11 +93,17 @@ kind(
     "its running work goes on",
 )
 def _drain_node(inj: FaultInjector, fault: Fault) -> None:
-    node = inj.node(fault.target)
-    if node is not None and node.alive and not node.is_head and node.drain is None:
-        drains = inj.rt.drains
-        deadline_ms = drains.wall_ms(fault.deadline_s) if fault.deadline_s > 0 else 0
-        drains.drain(node, fault.reason, "", deadline_ms)
+    _drain(inj, fault.target, fault.reason, fault.deadline_s)
+
+
+def _drain(inj: FaultInjector, target: str, reason: str, deadline_s: float):  # -> Node | None
+    """Drain a worker node that is up and not draining yet, as the GCS does; the node, or None."""
+    node = inj.node_of(target)
+    if node is None or not node.alive or node.is_head or node.drain is not None:
+        return None
+    drains = inj.rt.drains
+    drains.drain(node, reason, "", drains.wall_ms(deadline_s) if deadline_s > 0 else 0)
+    return node
 
 
 @kind(
@@ -117,22 +122,14 @@ def _drain_node(inj: FaultInjector, fault: Fault) -> None:
     "at the deadline",
 )
 def _preempt_node(inj: FaultInjector, fault: Fault) -> None:
-    node = inj.node(fault.target) or _node_running(inj, fault.target)
-    if node is None or not node.alive or node.is_head or node.drain is not None:
-        return
     rt = inj.rt
-    deadline_s = max(0.0, fault.deadline_s)
-    rt.drains.drain(node, PREEMPTION, "", rt.drains.wall_ms(deadline_s) if deadline_s > 0 else 0)
-    # The node goes at the deadline unless it has exited idle before (kill_node leaves a node
-    # already gone alone).
-    rt.call_at(rt.now() + deadline_s, lambda: rt.kill_node(node, cause="preempted"), label="preempt-node")
-
-
-def _node_running(inj: FaultInjector, attempt: str):  # -> Node | None
-    for node in inj.rt.nodes:
-        if any(w.body is not None and w.body.key == attempt for w in node.workers):
-            return node
-    return None
+    node = _drain(inj, fault.target, PREEMPTION, fault.deadline_s)
+    if node is not None:  # it goes at the deadline unless it exited idle before (kill_node then does nothing)
+        rt.call_at(
+            rt.now() + max(0.0, fault.deadline_s),
+            lambda: rt.kill_node(node, cause="preempted"),
+            label="preempt-node",
+        )
 
 
 @kind(
@@ -199,11 +196,9 @@ def _stall_actor(inj: FaultInjector, fault: Fault) -> None:
     words="the worker running {target} dies before step {step}",
 )
 def _crash(inj: FaultInjector, fault: Fault) -> None:  # a timed crash of the attempt, if it runs
-    rt = inj.rt
-    for node in rt.nodes:
-        for worker in list(node.workers):
-            if worker.body is not None and worker.body.key == fault.target:
-                rt.kill_worker(worker, cause="fault")
+    worker = inj.running(fault.target)
+    if worker is not None:
+        inj.rt.kill_worker(worker, cause="fault")
 
 
 @kind(
@@ -262,10 +257,7 @@ def _cancel_task(inj: FaultInjector, fault: Fault) -> None:
     assert cancel_spec is not None, "miniray/cancel.py registers Runtime.canceller as it loads"
     if fault.force not in ("True", "False"):
         raise ValueError(f"a 'cancel_task' fault's force= is True or False, got {fault.force!r}")
-    for node in inj.rt.nodes:
-        for worker in node.workers:
-            spec = worker.task
-            if worker.body is not None and worker.body.key == fault.target and spec is not None:
-                if spec.kind == "task":  # an actor's call is the actor's to stop (is_canceled)
-                    cancel_spec(inj.rt, spec, force=fault.force == "True")
-                return
+    worker = inj.running(fault.target)
+    spec = worker.task if worker is not None else None
+    if spec is not None and spec.kind == "task":  # an actor's call is the actor's to stop (is_canceled)
+        cancel_spec(inj.rt, spec, force=fault.force == "True")

@@ -241,6 +241,22 @@ class FaultInjector:
                     return min(busy, key=lambda w: w.pid)
         return None
 
+    def running(self, attempt: str):
+        """The worker whose body is `attempt` ("f#1/1") now, or None."""
+        for node in self.rt.nodes:
+            for worker in node.workers:
+                if worker.body is not None and worker.body.key == attempt:
+                    return worker
+        return None
+
+    def node_of(self, target: str):
+        """A node by name or id, or the node running the attempt `target` (a fault that strikes
+        before an attempt's step names the attempt)."""
+        node = self.node(target)
+        if node is None and (worker := self.running(target)) is not None:
+            node = worker.node
+        return node
+
     def actor(self, target: str):
         actors = self.rt.actors
         if target in actors.named:

@@ -232,6 +232,8 @@ def external(cls: type) -> type:
 def read_external(obj: Any, name: str) -> Any:
     """A learner's read of `obj.name` (an external object's data) made by other code on its
     behalf (the sandbox's judge, for code in the jail): journaled in a body as if it read it."""
+    if type(obj).__getattribute__ is not read_attribute:  # not external: a plain read, as in one process
+        return getattr(obj, name)
     return read_attribute(obj, name, learner=True)
 
 

@@ -4,7 +4,7 @@ a crash that gives none.
 The job is the learner's `train`, run by a launcher as a Ray task (`job`, max_retries=3) that
 submits it again whenever it returns None (it stopped for a notice). The `preempt` move is a
 preemption with notice (miniray's preempt_node: the node is drained for preemption with a
-deadline PREEMPT_DEADLINE_S away, and the cloud takes it at the deadline), tried at every moment
+deadline away, 3.5 s in exercise.toml's tiers, and the cloud takes it at the deadline), tried at every moment
 the job runs on a node; `crash` and `node_loss` are preemptions without notice, as in fault04.
 
 The classes the statement names, and where each is drawn: a notice while the job is in a step,
@@ -30,7 +30,6 @@ STEPS = 12
 INTERVAL = 4  # given to train: periodic checkpoints after steps 3 and 7 (done = 4, 8)
 STEP_S = 1.0
 CHECKPOINT_S = 1.0
-PREEMPT_DEADLINE_S = 3.5  # the step under way, a periodic save and a notice save fit; no more
 START = 1
 MAX_LAUNCHES = 8  # the launcher gives up past this many submissions (a job that never finishes)
 CKPT = "ckpt"

@@ -132,8 +132,4 @@ class Served:
         if type(name) is not str or not self.exposure.may_read(obj, name):
             raise AttributeError(f"{type(obj).__name__!r} object has no attribute {name!r} for learner code")
         # The learner's read, as in one process: journaled in a body (miniray/outside.py).
-        return (
-            sim.read_external(obj, name)
-            if getattr(type(obj), "__miniray_shared__", False)
-            else getattr(obj, name)
-        )
+        return sim.read_external(obj, name)
