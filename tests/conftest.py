@@ -31,3 +31,27 @@ def quick_site(tmp_path_factory) -> Path:
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return site
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests whose module says RUN_LAST = True run after every other test: the Pyodide unit
+    parity compares with this session's own CPython run of tests/unit, so it goes after it."""
+    items.sort(key=lambda item: bool(getattr(getattr(item, "module", None), "RUN_LAST", False)))
+
+
+def pytest_collection_finish(session):
+    import session_background  # tests/ is on sys.path: this conftest's own folder
+
+    session_background.start_for(session.items)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import session_background
+
+    session_background.shutdown()
+
+
+def pytest_deselected(items):
+    import session_background
+
+    session_background.note_deselected(items)

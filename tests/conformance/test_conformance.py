@@ -4,9 +4,10 @@ Each scenario (scenarios/<name>.py) returns run counts, exception class names an
 final states. Two checks per scenario:
 
 * test_matches_real_ray: runs it on real Ray (RAY_PYTHON, the .venv-ray made by
-  `make ray-venv`) and on miniray, and compares. Real-Ray runs start when the
-  first such test asks, two at a time in the background, so the suite costs
-  about half the sum of their wall times.
+  `make ray-venv`) and on miniray, and compares. Real-Ray runs start once the
+  session is collected, one at a time on the idle core while the tests before
+  these run (tests/session_background.py); any not started by the time the
+  first of these tests asks run two at a time, as they would alone.
 * test_matches_recorded_ray: compares miniray with recorded/ray-2.60.0.json (what
   real Ray observed when record.py last ran), so a miniray change can be
   checked in seconds without a Ray cluster.
@@ -19,6 +20,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import session_background
 
 from conformance.observations import differences, load_recorded, mismatch_report
 from conformance.scenario_runs import recorded_only, run_scenario, scenario_names
@@ -29,9 +31,31 @@ RAY_PARALLEL = 2  # 2 cores: two clusters at once overlap one's waits with the o
 pytestmark = pytest.mark.conformance
 
 
+def _ray_python():
+    ray_python = os.environ.get("RAY_PYTHON")
+    return ray_python if ray_python and os.path.exists(ray_python) else None
+
+
+def _live(item):
+    scenario = item.callspec.params["scenario"] if hasattr(item, "callspec") else None
+    return item.originalname == "test_matches_real_ray" and not recorded_only(scenario)
+
+
+def start_in_background(items, submit):
+    """Each selected live scenario's real-Ray run, queued as soon as the session is collected."""
+    ray_python = _ray_python()
+    if ray_python is None:
+        return  # the fixture says why, when a test asks
+    for item in filter(_live, items):
+        scenario = item.callspec.params["scenario"]
+        where = session_background.scratch() / "ray" / scenario
+        submit(f"ray:{scenario}", run_scenario, ray_python, "ray", scenario, where)
+
+
 @pytest.fixture(scope="session")
 def real_ray_runs(tmp_path_factory):
-    """Futures of every scenario's real-Ray run, all submitted at once, RAY_PARALLEL at a time."""
+    """Futures of every scenario's real-Ray run: the background's, where it has started one,
+    and the rest submitted at once, RAY_PARALLEL at a time."""
     ray_python = os.environ.get("RAY_PYTHON")
     if not ray_python:
         pytest.skip(
@@ -42,11 +66,11 @@ def real_ray_runs(tmp_path_factory):
         pytest.fail(f"RAY_PYTHON={ray_python} does not exist: run `make ray-venv`")
     base = tmp_path_factory.mktemp("ray")
     pool = ThreadPoolExecutor(RAY_PARALLEL)
-    futures = {
-        name: pool.submit(run_scenario, ray_python, "ray", name, base / name)
-        for name in SCENARIOS
-        if not recorded_only(name)
-    }
+    futures = {}
+    for name in SCENARIOS:
+        if not recorded_only(name):
+            started = session_background.claim(f"ray:{name}")
+            futures[name] = started or pool.submit(run_scenario, ray_python, "ray", name, base / name)
     yield futures
     pool.shutdown(wait=True, cancel_futures=True)
 

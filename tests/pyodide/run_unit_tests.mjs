@@ -17,7 +17,7 @@ if (!outPath) {
 try {
   const pyodide = await startPyodide();
   for (const part of ["pyproject.toml", "miniray", "faultlines", "exercises", "tests/fixtures",
-                      "tests/conftest.py", "tests/unit", "docs/design/layers.toml",
+                      "tests/conftest.py", "tests/session_background.py", "tests/unit", "docs/design/layers.toml",
                       "tests/pyodide/outcome_recorder.py"]) {
     copyTree(pyodide, part);
   }
