@@ -49,6 +49,7 @@ class Kind(StrEnum):
     PG_STATE = "pg.state"
     PG_BUNDLES_LOST = "pg.bundles_lost"
     PG_HOT_LOOP = "pg.hot_loop"
+    PG_REQUEUE = "pg.requeue"
     PG_VICTIM = "pg.victim"
     LIVENESS_ENABLED = "liveness.enabled"
     LIVENESS_PROBE_FAILED = "liveness.probe_failed"
@@ -157,6 +158,11 @@ CATALOGUE: dict[str, EventSpec] = {
     Kind.PG_STATE: EventSpec(("pg", "old", "new"), doc="a placement group's state changed"),
     Kind.PG_BUNDLES_LOST: EventSpec(("pg", "node", "bundles"), doc="a dead node took bundles with it"),
     Kind.PG_HOT_LOOP: EventSpec(("groups",), doc="the GCS queue entered a hot retry loop"),
+    Kind.PG_REQUEUE: EventSpec(
+        ("pg", "attempt", "answer"),
+        doc="a custom queue policy (a callable placement_group_queue_policy, miniray's own) sent a "
+        "failed attempt's group to the front or to back off; the built-in policies write none",
+    ),
     Kind.PG_VICTIM: EventSpec(("pg", "released"), doc="a rescheduler released a group to break a cycle"),
     Kind.LIVENESS_ENABLED: EventSpec(("probe_interval_s", "unhealthy_threshold"), doc="the detector started"),
     Kind.LIVENESS_PROBE_FAILED: EventSpec(("node", "failures", "threshold"), doc="a probe timed out"),

@@ -25,6 +25,7 @@ import time
 from typing import Any
 
 import miniray as ray
+from faultlines.grader.budgets import LearnerBudgetExceeded
 from faultlines.grader.checks import Checks
 from faultlines.reading import Violation
 from miniray import sim
@@ -33,6 +34,12 @@ from miniray.util.placement_group import placement_group, placement_group_table,
 checks = Checks()
 BOUND = 3  # attempts at rank 0 per recovery: the fresh one and two retries
 DUE_WITHIN_S = 1.0  # a due group that fits is placed within this long, whatever recovers
+# A recovery answered front this many times and never backoff is a hot loop, and the run stops
+# there: each failed attempt costs ~5 µs of virtual time, so left alone it would go on until the
+# learner's step budget ran out (~1000 answers, 4 runs per check: most of a first check's time in
+# the browser). Far above BOUND and above any bound a learner plausibly writes (bound_ten.py's
+# recoveries end at 13 answers); a bound between this and the budget gets the same verdict.
+HOT_LOOP = 50
 
 
 class Recorder:
@@ -40,12 +47,27 @@ class Recorder:
         self.policy = policy
         self.answers: list[tuple[str, str, float | None, str, float]] = []
         self.record_type: type | None = None
+        self.fronts: dict[tuple[str, float | None], int] = {}  # per recovery, while it never backed off
 
     def __call__(self, pg: Any, now: float) -> str:
         self.record_type = type(pg)  # the record a policy is given: what the probes are made of
         answer = self.policy(pg, now)
         self.answers.append((pg.name, pg.state, pg.recovering_since, answer, now))
+        if pg.state == "RESCHEDULING":
+            self._count(pg.name, pg.recovering_since, answer, now)
         return answer
+
+    def _count(self, name: str, since: float | None, answer: str, now: float) -> None:
+        key = (name, since)
+        if answer != "front" or self.fronts.get(key, 0) < 0:
+            self.fronts[key] = -1  # backed off once: not this hot loop, whatever comes after
+            return
+        self.fronts[key] = self.fronts.get(key, 0) + 1
+        if self.fronts[key] >= HOT_LOOP:
+            raise LearnerBudgetExceeded(
+                f"hot loop: your policy answered front to {HOT_LOOP} failed attempts of {name}'s "
+                f"recovery in a row, in {(now - (since or 0.0)) * 1e3:.2f} ms, and the check stopped it there"
+            )
 
 
 def _probe(sub: Any, record_type: type | None) -> dict[str, str | None]:
@@ -217,8 +239,8 @@ def answered_into_a_hot_loop(ctx: Any) -> list[Violation]:
                     "no-due-group-starves",
                     f"{name}'s recovery (from {since:.6f} s) was answered front {len(answers)} times in a "
                     f"row and never backoff: each failed attempt went back to rank 0 at once, a hot loop "
-                    f"that ran until your policy had used up its step budget, and the due group never "
-                    f"got a turn",
+                    f"(the check stops one after {HOT_LOOP} answers, or when your policy has used up its "
+                    f"step budget), and the due group never got a turn",
                 )
             ]
     return []

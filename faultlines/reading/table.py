@@ -335,6 +335,11 @@ row(
 )
 row(Kind.PG_BUNDLES_LOST, "placement group {pg} loses bundles {bundles} with {node}", lane=Lane.GROUPS)
 row(Kind.PG_HOT_LOOP, "the placement queue spins on {groups} (a hot retry loop)", lane=Lane.GROUPS)
+row(
+    Kind.PG_REQUEUE,
+    "placement group {pg} fails attempt {attempt}: the queue policy answers {answer}",
+    lane=Lane.GROUPS,
+)
 row(Kind.PG_VICTIM, "placement group {pg} is released to break a cycle ({released})", lane=Lane.GROUPS)
 row(Kind.LIVENESS_ENABLED, "the failure detector starts (every {probe_interval_s} s)", lane=Lane.DETECTOR)
 row(Kind.LIVENESS_PROBE_FAILED, "a probe of {node} times out ({failures} of {threshold})", lane=Lane.DETECTOR)

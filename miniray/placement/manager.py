@@ -276,7 +276,10 @@ class PlacementManager:
             return
         recovering = group.state == "RESCHEDULING"
         group.scheduling_state = "FAILED_TO_COMMIT_RESOURCES" if recovering else "NO_RESOURCES"
-        if policies.decide(self.policy, group, now) == "front":
+        answer = policies.decide(self.policy, group, now)
+        if self.policy not in policies.BUILT_IN:  # a learner's policy: its answers are the story
+            self.rt.emit(Kind.PG_REQUEUE, pg=group.label, attempt=group.scheduling_attempt, answer=answer)
+        if answer == "front":
             self.queue.add(group, now, rank=0)
         else:
             self.queue.add(group, now, backoff=entry.backoff)

@@ -50,6 +50,7 @@ def backoff(pg, now: float) -> str:
 
 
 POLICIES: dict[str, Callable] = {"ray-2.60": ray_2_60, "backoff": backoff}
+BUILT_IN = tuple(POLICIES.values())  # a policy not among these is asked on the record (pg.requeue)
 DEFAULT = "ray-2.60"
 
 

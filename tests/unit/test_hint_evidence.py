@@ -227,6 +227,38 @@ def test_fault09_the_starters_hot_loop_is_the_due_group_starving_not_a_step_budg
     assert (invariant, hint) == ("no-due-group-starves", "hot-loop")
 
 
+def test_fault09_the_check_stops_the_hot_loop_long_before_the_step_budget():
+    """The starter's run ends after HOT_LOOP fronts of one recovery, not after the ~1000 answers
+    its step budget allowed (four such runs were most of a first check's time)."""
+    from faultlines.grader import exercise, grade, submission
+
+    ex = exercise.load("fault09")
+    source = (REPO / "exercises/fault09/starter.py").read_text()
+    sub = submission.from_source(source, "starter.py", ex.entry, ex.line_budget)
+    outcome = grade.Runs(ex, sub)("one-node-loss", ())
+    hot_loop = ex.checks.scenarios["one-node-loss"].__globals__["HOT_LOOP"]
+    assert [v[0] for v in outcome.violations] == ["no-due-group-starves"]
+    assert f"front {hot_loop} times in a row" in outcome.violations[0][1]
+    assert outcome.lines < 3 * hot_loop < ex.line_budget  # one statement per answer, R and S taking turns
+
+
+FAULT09_BOUND_SIXTY = (
+    "def make_policy():\n"
+    "    seen = {}\n"
+    "    def policy(pg, now):\n"
+    "        if pg.state != 'RESCHEDULING':\n"
+    "            return 'backoff'\n"
+    "        key = (pg.name, pg.recovering_since)\n"
+    "        seen[key] = seen.get(key, 0) + 1\n"
+    "        return 'front' if seen[key] < 60 else 'backoff'\n"
+    "    return policy\n"
+)
+
+
+def test_fault09_a_bound_past_where_the_check_stops_is_the_same_hot_loop():
+    assert _hint("fault09", FAULT09_BOUND_SIXTY) == ("no-due-group-starves", "hot-loop")
+
+
 def test_a_loop_of_the_learners_own_is_still_the_step_budget():
     source = "def make_policy():\n    def policy(pg, now):\n        while True:\n            pass\n    return policy\n"
     assert _hint("fault09", source)[0] == "step-budget"
