@@ -85,11 +85,11 @@ _c, _T = _t.perf_counter, {}
 _a = _c(); from faultlines.grader import exercise as _e, grade as _g, submission as _s; _T["import the grader"] = _c() - _a
 _a = _c(); _ex = _e.load(EXERCISE); _T["load the exercise"] = _c() - _a
 _a = _c(); _sub = _s.from_namespace(get_ipython().user_ns, _ex.entry); _T["read the notebook"] = _c() - _a
-_a = _c(); _rep = _g.grade(_ex, _sub); _T["grade (the search)"] = _c() - _a
+_a = _c(); _runs = _g.Runs(_ex, _sub); _rep = _g.grade(_ex, _sub, runs=_runs); _T["grade (the search)"] = _c() - _a
 _a = _c(); import faultlines.debugger.widget; _T["import the debugger (ipywidgets)"] = _c() - _a
-_a = _c(); _dbg = fl._debugger_for(_ex, _sub, _rep); _T["build the debugger"] = _c() - _a
+_a = _c(); _dbg = fl._debugger_for(_ex, _sub, _rep, _runs); _T["build the debugger"] = _c() - _a
 _a = _c(); fl.CheckResult(_rep, fl.shared_code(_sub), _dbg)._repr_html_(); _T["the report's HTML"] = _c() - _a
-_a = _c(); _g.grade(_ex, _sub); fl._debugger_for(_ex, _sub, _rep); _T["a second grade and debugger"] = _c() - _a
+_a = _c(); _runs = _g.Runs(_ex, _sub); _rep = _g.grade(_ex, _sub, runs=_runs); fl._debugger_for(_ex, _sub, _rep, _runs); _T["a second grade and debugger"] = _c() - _a
 print("FL-BENCH", _j.dumps({k: round(v * 1000) for k, v in _T.items()}))
 """
 EXECUTE_JS = """async (code) => {
