@@ -40,6 +40,8 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_collection_finish(session):
+    if session.config.option.collectonly:
+        return  # nothing will run: start nothing
     import session_background  # tests/ is on sys.path: this conftest's own folder
 
     session_background.start_for(session.items)

@@ -31,25 +31,17 @@ RAY_PARALLEL = 2  # 2 cores: two clusters at once overlap one's waits with the o
 pytestmark = pytest.mark.conformance
 
 
-def _ray_python():
-    ray_python = os.environ.get("RAY_PYTHON")
-    return ray_python if ray_python and os.path.exists(ray_python) else None
-
-
-def _live(item):
-    scenario = item.callspec.params["scenario"] if hasattr(item, "callspec") else None
-    return item.originalname == "test_matches_real_ray" and not recorded_only(scenario)
-
-
 def start_in_background(items, submit):
     """Each selected live scenario's real-Ray run, queued as soon as the session is collected."""
-    ray_python = _ray_python()
-    if ray_python is None:
+    ray_python = os.environ.get("RAY_PYTHON")
+    if not ray_python or not os.path.exists(ray_python):
         return  # the fixture says why, when a test asks
-    for item in filter(_live, items):
-        scenario = item.callspec.params["scenario"]
-        where = session_background.scratch() / "ray" / scenario
-        submit(f"ray:{scenario}", run_scenario, ray_python, "ray", scenario, where)
+    for item in items:
+        if item.originalname == "test_matches_real_ray":
+            scenario = item.callspec.params["scenario"]
+            if not recorded_only(scenario):
+                where = session_background.scratch() / "ray" / scenario
+                submit(f"ray:{scenario}", run_scenario, ray_python, "ray", scenario, where)
 
 
 @pytest.fixture(scope="session")

@@ -4,9 +4,10 @@ Both runs use the outcome_recorder plugin; the outcome maps must be equal and
 non-empty. In a session that runs the whole of tests/unit itself (`make test`), the
 CPython side is that run's outcomes, recorded as it goes (this test runs last:
 RUN_LAST), and the Pyodide pass starts in the background once the session is
-collected (tests/session_background.py). Run alone, this test runs both passes. Pyodide is npm pyodide@314.0.6 (Python 3.14, wasm32) from
-node_modules, with pytest unzipped from build/pyodide-wheels: `make test`
-prepares both (node-deps, pyodide-wheels).
+collected (tests/session_background.py). Run alone, this test runs both passes.
+Pyodide is npm pyodide@314.0.6 (Python 3.14, wasm32) from node_modules, with
+pytest unzipped from build/pyodide-wheels: `make test` prepares both (node-deps,
+pyodide-wheels).
 """
 
 import concurrent.futures
